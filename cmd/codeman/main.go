@@ -1,0 +1,36 @@
+// Command codeman keeps Claude Code sessions in tmux panes and GNU screen
+// windows working unattended. Each file of this package is one command:
+// it parses arguments, calls one package function and prints.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+)
+
+func main() {
+	if err := newApp().Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "codeman:", err)
+		os.Exit(exitError)
+	}
+}
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:                 "codeman",
+		Usage:                "keep Claude Code sessions in tmux and GNU screen working unattended",
+		HideHelpCommand:      true,
+		EnableBashCompletion: true,
+		Commands: []*cli.Command{
+			versionCommand(),
+		},
+	}
+}
