@@ -1,0 +1,147 @@
+package aicheck_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/respawn/aicheck"
+)
+
+// waitTimeout bounds every wait on a condition; generous for a loaded CI.
+const waitTimeout = 10 * time.Second
+
+// fakeClaude is a claude executable (a symlink to the test binary) in a
+// directory of its own, with a directory for what the fake records.
+type fakeClaude struct {
+	binDir string // holds the claude symlink
+	dir    string // the fake's records, pid and release files
+}
+
+func newFakeClaude(t *testing.T) *fakeClaude {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeClaude{binDir: t.TempDir(), dir: t.TempDir()}
+	if err := os.Symlink(exe, f.path()); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fakeClaude) path() string { return filepath.Join(f.binDir, "claude") }
+
+// env is a checks' environment that finds the fake first on PATH and
+// makes it behave as mode, plus extra variables.
+func (f *fakeClaude) env(mode string, extra ...string) []string {
+	env := []string{
+		"HOME=" + os.Getenv("HOME"),
+		"PATH=" + f.binDir + string(filepath.ListSeparator) + os.Getenv("PATH"),
+		fakeModeVar + "=" + mode,
+		fakeDirVar + "=" + f.dir,
+		// A -race test binary otherwise sleeps 1s before a clean exit.
+		"GORACE=atexit_sleep_ms=0",
+	}
+	return append(env, extra...)
+}
+
+// runner returns a Runner whose checks run the fake in mode.
+func (f *fakeClaude) runner(t *testing.T, mode string, opts aicheck.Options) *aicheck.Runner {
+	t.Helper()
+	if opts.Env == nil {
+		opts.Env = f.env(mode)
+	}
+	r, err := aicheck.New(opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return r
+}
+
+func (f *fakeClaude) record(t *testing.T) invocation {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(f.dir, "record.json"))
+	if err != nil {
+		t.Fatalf("read the fake's record: %v", err)
+	}
+	var inv invocation
+	if err := json.Unmarshal(data, &inv); err != nil {
+		t.Fatal(err)
+	}
+	return inv
+}
+
+// pid returns the pid the fake wrote to name, waiting for it.
+func (f *fakeClaude) pid(t *testing.T, name string) int {
+	t.Helper()
+	var pid int
+	waitFor(t, "the fake to write "+name, func() bool {
+		data, err := os.ReadFile(filepath.Join(f.dir, name))
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(string(data))
+		return err == nil
+	})
+	return pid
+}
+
+func (f *fakeClaude) count(prefix string) int {
+	entries, _ := os.ReadDir(f.dir) // none yet reads as zero
+	n := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) && !strings.HasSuffix(e.Name(), ".tmp") {
+			n++
+		}
+	}
+	return n
+}
+
+func (f *fakeClaude) release(t *testing.T) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(f.dir, "release"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitFor polls cond until it holds, failing the test after waitTimeout.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", waitTimeout, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitGone waits until pid has exited (and is at most a zombie waiting for
+// init to reap it).
+func waitGone(t *testing.T, what string, pid int) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%s (pid %d) to die", what, pid), func() bool { return processGone(pid) })
+}
+
+func processGone(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	// The state is the first field after the parenthesized command name.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 0 && fields[0] == "Z"
+}
