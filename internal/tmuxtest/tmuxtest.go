@@ -1,0 +1,175 @@
+// Package tmuxtest runs an isolated tmux server for integration tests: its
+// own -L socket, an empty config (-f /dev/null), sessions of a fixed
+// 200x50 size, and no TMUX or TMUX_PANE leaking in from a developer's
+// session. The server is killed when the test ends. Tests that need it
+// are skipped, naming tmux, when tmux is missing, and under -short.
+//
+// It imports no codeman package, so that package tmux's own tests can
+// use it.
+package tmuxtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/GianlucaP106/gotmux/gotmux"
+)
+
+// Size of every session, as tmux-resurrect's tests fix it.
+const (
+	Width  = 200
+	Height = 50
+)
+
+// commandTimeout bounds each tmux command; a wedged server fails the test
+// instead of hanging it.
+const commandTimeout = 10 * time.Second
+
+var serverSeq atomic.Int64
+
+// Server is one isolated tmux server.
+type Server struct {
+	t      testing.TB
+	name   string // the -L name
+	socket string
+	env    []string
+}
+
+// NewServer starts an isolated server that lives until the test ends. It
+// skips the test under -short and when tmux is not installed.
+func NewServer(t testing.TB) *Server {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("skipping tmux integration test in -short mode")
+	}
+	if !gotmux.IsInstalled() {
+		t.Skip("tmux is not installed: integration test needs the tmux program on PATH")
+	}
+	s := &Server{
+		t: t,
+		// Short: the socket path must fit in sun_path (108 bytes).
+		name: fmt.Sprintf("cmt%d-%d", os.Getpid(), serverSeq.Add(1)),
+		env:  scrubbedEnv(os.Environ()),
+	}
+	// exit-empty off keeps a server without sessions alive, so that tests
+	// can create their sessions one by one.
+	s.Tmux("start-server", ";", "set-option", "-s", "exit-empty", "off")
+	t.Cleanup(s.close)
+	s.socket = strings.TrimSpace(s.Tmux("display-message", "-p", "#{socket_path}"))
+	return s
+}
+
+// Socket returns the server's socket path.
+func (s *Server) Socket() string { return s.socket }
+
+// Env returns the environment the server and its panes were started with.
+func (s *Server) Env() []string { return append([]string(nil), s.env...) }
+
+// NewSession creates a detached 200x50 session running argv (the default
+// shell when argv is empty) and returns the id of its pane, e.g. "%0".
+func (s *Server) NewSession(name string, argv ...string) (paneID string) {
+	s.t.Helper()
+	args := []string{"new-session", "-d", "-s", name, "-x", fmt.Sprint(Width), "-y", fmt.Sprint(Height),
+		"-P", "-F", "#{pane_id}"}
+	if len(argv) > 0 {
+		args = append(append(args, "--"), literalWords(argv)...)
+	}
+	return strings.TrimSpace(s.Tmux(args...))
+}
+
+// Tmux runs tmux on the server with raw argv words and returns its stdout;
+// it fails the test on error. A word ";" separates commands, and a word
+// ending in ';' needs "\;" (tmux's own rule).
+func (s *Server) Tmux(args ...string) string {
+	s.t.Helper()
+	out, err := s.run(args...)
+	if err != nil {
+		s.t.Fatalf("tmux %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+func (s *Server) run(args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	// -u: UTF-8 output whatever the locale of the test run.
+	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-u", "-L", s.name, "-f", "/dev/null"}, args...)...)
+	cmd.Env = s.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}
+
+// Capture returns the visible screen of paneID.
+func (s *Server) Capture(paneID string) string {
+	s.t.Helper()
+	return s.Tmux("capture-pane", "-p", "-t", paneID)
+}
+
+// WaitFor captures paneID until cond accepts the screen, and fails the
+// test with the last screen when timeout passes first. what says what was
+// awaited, for the failure message.
+func (s *Server) WaitFor(paneID string, cond func(screen string) bool, what string, timeout time.Duration) {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		screen := s.Capture(paneID)
+		if cond(screen) {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("waiting %s for %s in pane %s; the pane shows:\n%s", timeout, what, paneID, screen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// close kills the server and waits until it no longer answers.
+func (s *Server) close() {
+	if _, err := s.run("kill-server"); err != nil {
+		s.t.Logf("tmuxtest: kill-server on %s: %v", s.name, err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := s.run("list-sessions"); err != nil {
+			return // gone: nothing answers on the socket
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.t.Logf("tmuxtest: waited 5s for tmux server %s to exit after kill-server; it still answers", s.name)
+}
+
+// scrubbedEnv drops TMUX and TMUX_PANE, so that nothing in the test reaches
+// the developer's own tmux.
+func scrubbedEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// literalWords protects argv words that end in ';', which tmux would
+// otherwise take as command separators.
+func literalWords(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if strings.HasSuffix(a, ";") {
+			a = a[:len(a)-1] + `\;`
+		}
+		out[i] = a
+	}
+	return out
+}
