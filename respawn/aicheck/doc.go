@@ -13,7 +13,8 @@
 // It does not own cooldowns, backoff after errors or disabling a checker
 // after repeated errors: the controller in package respawn does. It imports
 // respawn for the Checker interface and its types, and must not import the
-// tmux, screen, hooks or daemon packages.
+// tmux, screen, hooks or daemon packages. Like codeman, it runs on Unix
+// only: it relies on process groups.
 //
 // Usage:
 //

@@ -454,3 +454,17 @@ func TestRunner_Check_LogsOneLine(t *testing.T) {
 		}
 	}
 }
+
+func TestRunner_Check_CancelledBefore(t *testing.T) {
+	t.Parallel()
+	f := newFakeClaude(t)
+	r := f.runner(t, "record", aicheck.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Check(ctx, idleRequest("%1")); !errors.Is(err, context.Canceled) {
+		t.Errorf("Check with a cancelled ctx: %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "record.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("claude ran for a cancelled check: %v", err)
+	}
+}

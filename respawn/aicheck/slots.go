@@ -27,6 +27,9 @@ func (r *Runner) claim(req respawn.CheckRequest) (release func(), err error) {
 
 // acquireSlot waits for one of the daemon-wide check slots, or for ctx.
 func (r *Runner) acquireSlot(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("wait for a check slot: %w", err)
+	}
 	select {
 	case r.slots <- struct{}{}:
 		return nil
