@@ -96,6 +96,21 @@ func (f *fakeClaude) pid(t *testing.T, name string) int {
 	return pid
 }
 
+// writtenPid returns the pid the fake wrote to name before the check
+// ended; a fake that was killed before writing it cannot write it later.
+func (f *fakeClaude) writtenPid(t *testing.T, name string) int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(f.dir, name))
+	if err != nil {
+		t.Fatalf("the fake had not written %s when the check ended (an overloaded machine?): %v", name, err)
+	}
+	pid, err := strconv.Atoi(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
 func (f *fakeClaude) count(prefix string) int {
 	entries, _ := os.ReadDir(f.dir) // none yet reads as zero
 	n := 0

@@ -213,8 +213,8 @@ func TestRunner_Check_TimeoutKillsGroup(t *testing.T) {
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("Check returned after %s", elapsed)
 	}
-	waitGone(t, "the fake", f.pid(t, "child.pid"))
-	waitGone(t, "the fake's grandchild", f.pid(t, "grandchild.pid"))
+	waitGone(t, "the fake", f.writtenPid(t, "child.pid"))
+	waitGone(t, "the fake's grandchild", f.writtenPid(t, "grandchild.pid"))
 }
 
 func TestRunner_Check_CancelKillsGroup(t *testing.T) {
@@ -250,11 +250,15 @@ func TestRunner_Check_KillsAfterGrace(t *testing.T) {
 	req := idleRequest("%1")
 	req.Limit = 400 * time.Millisecond
 
+	start := time.Now()
 	if _, err := r.Check(context.Background(), req); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Check error = %v, want a timeout", err)
 	}
-	waitGone(t, "the fake ignoring SIGTERM", f.pid(t, "child.pid"))
-	waitGone(t, "the fake's grandchild ignoring SIGTERM", f.pid(t, "grandchild.pid"))
+	if elapsed := time.Since(start); elapsed < 500*time.Millisecond {
+		t.Errorf("Check returned after %s, before the limit and the grace had passed", elapsed)
+	}
+	waitGone(t, "the fake ignoring SIGTERM", f.writtenPid(t, "child.pid"))
+	waitGone(t, "the fake's grandchild ignoring SIGTERM", f.writtenPid(t, "grandchild.pid"))
 }
 
 func TestRunner_Check_ConcurrencyLimit(t *testing.T) {
