@@ -31,6 +31,8 @@ func newApp() *cli.App {
 		EnableBashCompletion: true,
 		Commands: []*cli.Command{
 			versionCommand(),
+			hooksCommand(),
+			hookCommand(),
 		},
 	}
 }

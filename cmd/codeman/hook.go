@@ -1,0 +1,31 @@
+package main
+
+import (
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/hooks"
+)
+
+// hookCommand is what Claude Code runs for every hook event. Claude shows a
+// hook's output to the user and reports a non-zero exit as a hook error, so
+// this command prints nothing and exits 0 whatever happens.
+func hookCommand() *cli.Command {
+	return &cli.Command{
+		Name:            "hook",
+		Usage:           "handle one Claude Code hook event (run by Claude Code; reads the event JSON on stdin)",
+		HideHelp:        true,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			now := time.Now()
+			// A bug here must not turn into a stack trace on Claude's screen.
+			defer func() { _ = recover() }()
+			// The error only says why no marker was written (outside a
+			// pane, inside an AI check, bad input); there is nobody to tell.
+			_, _ = hooks.Handle(c.App.Reader, os.Getenv, now)
+			return nil
+		},
+	}
+}

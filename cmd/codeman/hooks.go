@@ -1,0 +1,180 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/hooks"
+)
+
+// restartNote ends every hooks command's output.
+const restartNote = "Claude Code sessions started before a hooks change may have to be restarted to load it."
+
+func hooksCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "hooks",
+		Usage: "install, remove or show codeman's Claude Code hooks",
+		Subcommands: []*cli.Command{
+			{
+				Name:   "install",
+				Usage:  "add codeman's hooks to the Claude Code settings (merged; nothing else changes)",
+				Flags:  []cli.Flag{projectFlag()},
+				Action: hooksInstall,
+			},
+			{
+				Name:   "uninstall",
+				Usage:  "remove codeman's hooks from the Claude Code settings",
+				Flags:  []cli.Flag{projectFlag()},
+				Action: hooksUninstall,
+			},
+			{
+				Name:   "status",
+				Usage:  "show where codeman's hooks are installed and what they run",
+				Flags:  []cli.Flag{projectFlag()},
+				Action: hooksStatus,
+			},
+		},
+	}
+}
+
+func projectFlag() cli.Flag {
+	return &cli.StringFlag{
+		Name:      "project",
+		Usage:     "use `DIR`/.claude/settings.local.json instead of the user settings",
+		TakesFile: true,
+	}
+}
+
+// installOptions names the settings file and this binary.
+func installOptions(c *cli.Context) (hooks.InstallOptions, error) {
+	path, err := hooks.SettingsPath(os.Getenv, c.String("project"))
+	if err != nil {
+		return hooks.InstallOptions{}, err
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return hooks.InstallOptions{}, fmt.Errorf("find codeman binary: %w", err)
+	}
+	return hooks.InstallOptions{SettingsPath: path, Binary: bin}, nil
+}
+
+func hooksInstall(c *cli.Context) error {
+	opts, err := installOptions(c)
+	if err != nil {
+		return err
+	}
+	rep, err := hooks.Install(opts)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if !rep.Changed {
+		fmt.Fprintf(w, "codeman hooks already installed in %s; nothing changed\n", rep.SettingsPath)
+		return nil
+	}
+	fmt.Fprintf(w, "codeman hooks installed in %s (running %s hook)\n", rep.SettingsPath, opts.Binary)
+	printEntries(w, "added", rep.Added)
+	printEntries(w, "updated", rep.Updated)
+	printEntries(w, "removed", rep.Removed)
+	printBackup(w, rep.Backup)
+	fmt.Fprintln(w, restartNote)
+	return nil
+}
+
+func hooksUninstall(c *cli.Context) error {
+	opts, err := installOptions(c)
+	if err != nil {
+		return err
+	}
+	rep, err := hooks.Uninstall(opts)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if !rep.Changed {
+		fmt.Fprintf(w, "no codeman hooks in %s; nothing changed\n", rep.SettingsPath)
+		return nil
+	}
+	fmt.Fprintf(w, "codeman hooks removed from %s\n", rep.SettingsPath)
+	printEntries(w, "removed", rep.Removed)
+	printBackup(w, rep.Backup)
+	fmt.Fprintln(w, restartNote)
+	return nil
+}
+
+func hooksStatus(c *cli.Context) error {
+	opts, err := installOptions(c)
+	if err != nil {
+		return err
+	}
+	st, err := hooks.Status(opts)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "settings: %s", st.SettingsPath)
+	if !st.Exists {
+		fmt.Fprint(w, " (does not exist)")
+	}
+	fmt.Fprintln(w)
+	if len(st.Installed) > 0 {
+		printInstalled(w, st.Installed)
+	}
+	printEntries(w, "missing", st.Missing)
+	printEntries(w, "outdated", st.Outdated)
+	switch {
+	case st.UpToDate():
+		fmt.Fprintln(w, "state: installed and up to date")
+	case len(st.Installed) == 0:
+		fmt.Fprintln(w, "state: not installed; run: codeman hooks install")
+	default:
+		fmt.Fprintln(w, "state: out of date; run: codeman hooks install")
+	}
+	fmt.Fprintln(w, restartNote)
+	return nil
+}
+
+func printInstalled(w io.Writer, entries []hooks.InstalledEntry) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "EVENT\tMATCHER\tPROGRAM\tEXECUTABLE\tTHIS BINARY")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Event, orDash(e.Matcher), e.Program, yesNo(e.Executable), yesNo(e.Current))
+	}
+	tw.Flush()
+}
+
+func printEntries(w io.Writer, label string, entries []hooks.Entry) {
+	if len(entries) == 0 {
+		return
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.String()
+	}
+	fmt.Fprintf(w, "  %s: %s\n", label, strings.Join(names, ", "))
+}
+
+func printBackup(w io.Writer, backup string) {
+	if backup != "" {
+		fmt.Fprintf(w, "  previous file kept as %s\n", backup)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

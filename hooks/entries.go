@@ -1,0 +1,106 @@
+package hooks
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// HookTimeout is the timeout of codeman's hook entries in seconds, the unit
+// Claude Code reads (Codeman's 10000 meant ms but was read as s; reference
+// codeman-respawn.md §9.3.5). The handler itself gives up after 2s.
+const HookTimeout = 5
+
+// Entry names one hook entry of codeman's in a settings file: the event and
+// the matcher of its group ("" when the group has none).
+type Entry struct {
+	Event   string
+	Matcher string
+}
+
+func (e Entry) String() string {
+	if e.Matcher == "" {
+		return e.Event
+	}
+	return e.Event + " " + e.Matcher
+}
+
+// wantedEntries are the entries Install writes, in this order.
+//
+// PreToolUse and PostToolUse get one group for every tool (matcher "*")
+// rather than an extra AskUserQuestion|ExitPlanMode group: the handler
+// already tells tools apart, and Claude Code runs an identical command only
+// once per event, so a second group would add nothing but clutter. The cost
+// is one short process per tool call before and after it, which the
+// controller needs anyway for "working" and "tool finished".
+var wantedEntries = []Entry{
+	{Event: "Stop"},
+	{Event: "StopFailure"},
+	{Event: "Notification", Matcher: "idle_prompt"},
+	{Event: "Notification", Matcher: "permission_prompt"},
+	{Event: "Notification", Matcher: "elicitation_dialog"},
+	{Event: "PreToolUse", Matcher: "*"},
+	{Event: "PostToolUse", Matcher: "*"},
+	{Event: "PermissionRequest"},
+	{Event: "UserPromptSubmit"},
+	{Event: "SessionStart"},
+	{Event: "SessionEnd"},
+}
+
+// matcherKey folds the spellings Claude Code treats alike: a missing
+// matcher, "" and "*" all match everything.
+func matcherKey(m string) string {
+	if m == "" {
+		return "*"
+	}
+	return m
+}
+
+func (e Entry) same(o Entry) bool {
+	return e.Event == o.Event && matcherKey(e.Matcher) == matcherKey(o.Matcher)
+}
+
+// hookCommand is the command line of codeman's entries: the binary's
+// absolute path, quoted for the shell when it needs it, and "hook".
+func hookCommand(binary string) string {
+	return shellQuote(binary) + " hook"
+}
+
+// isCodemanCommand recognises codeman's entries, including those an older
+// install wrote with another path: "<program> hook" where the program's base
+// name is codeman, or exactly the command this binary would write.
+func isCodemanCommand(command, current string) bool {
+	if command == current {
+		return true
+	}
+	prog, ok := strings.CutSuffix(strings.TrimSpace(command), " hook")
+	if !ok {
+		return false
+	}
+	return filepath.Base(shellUnquote(strings.TrimSpace(prog))) == "codeman"
+}
+
+// commandProgram returns the program of a "<program> hook" command.
+func commandProgram(command string) string {
+	prog, _ := strings.CutSuffix(strings.TrimSpace(command), " hook")
+	return shellUnquote(strings.TrimSpace(prog))
+}
+
+// shellQuote quotes s for sh when it holds anything but plain path
+// characters; Claude Code runs hook commands through a shell.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellUnquote undoes shellQuote, and plain double quotes.
+func shellUnquote(s string) string {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		return strings.ReplaceAll(s[1:len(s)-1], `'\''`, "'")
+	}
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return s[1 : len(s)-1]
+	}
+	return s
+}

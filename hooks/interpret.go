@@ -1,0 +1,124 @@
+package hooks
+
+import (
+	"strings"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// Claude Code's names for what codeman reacts to.
+const (
+	toolAskUserQuestion = "AskUserQuestion"
+	toolExitPlanMode    = "ExitPlanMode"
+	// planApprovalText is in the permission_prompt Notification Claude Code
+	// 2.1.328 sends ~6 s after a plan approval menu appears ("Claude Code
+	// needs your approval for the plan"); other dialogs say "Claude needs
+	// your permission".
+	planApprovalText = "approval for the plan"
+	// taskRunning is a background task's status while it still works.
+	taskRunning = "running"
+)
+
+// Interpret turns a marker into the signal the controller of its pane gets.
+// ok is false for events that carry no signal (MessageDisplay,
+// SessionStart other than after /clear, SessionEnd for /clear, ...).
+func Interpret(m Marker) (pane string, h respawn.Hook, ok bool) {
+	kind := hookKind(m)
+	if kind == 0 {
+		return m.Pane, respawn.Hook{}, false
+	}
+	h = respawn.Hook{
+		Kind:    kind,
+		At:      m.At,
+		Event:   m.Event,
+		Tool:    m.Tool,
+		Error:   m.Error,
+		Message: m.Message,
+	}
+	if kind == respawn.HookStop {
+		h.Background = countRunning(m.BackgroundTasks)
+	}
+	return m.Pane, h, true
+}
+
+// hookKind is the dispatch table of DESIGN.md §5; 0 means no signal.
+func hookKind(m Marker) respawn.HookKind {
+	switch m.Event {
+	case "Stop":
+		return respawn.HookStop
+	case "StopFailure":
+		return respawn.HookTurnFailed
+	case "Notification":
+		return notificationKind(m)
+	case "UserPromptSubmit":
+		return respawn.HookPromptSubmitted
+	case "PreToolUse":
+		return preToolKind(m.Tool)
+	case "PostToolUse":
+		if m.Tool == toolAskUserQuestion {
+			return respawn.HookQuestionAnswered
+		}
+		return respawn.HookToolFinished
+	case "PermissionRequest":
+		return permissionKind(m.Tool)
+	case "SessionStart":
+		if m.Source == "clear" {
+			return respawn.HookClearFinished
+		}
+	case "SessionEnd":
+		// /clear ends a session and starts the next one at once; only other
+		// reasons mean Claude exited.
+		if m.Reason != "clear" {
+			return respawn.HookSessionEnded
+		}
+	}
+	return 0
+}
+
+func notificationKind(m Marker) respawn.HookKind {
+	switch m.NotificationType {
+	case "idle_prompt":
+		return respawn.HookIdlePrompt
+	case "permission_prompt":
+		if strings.Contains(m.Message, planApprovalText) {
+			return respawn.HookPlanApproval
+		}
+		return respawn.HookPermissionPrompt
+	case "elicitation_dialog":
+		return respawn.HookElicitation
+	}
+	return 0
+}
+
+func preToolKind(tool string) respawn.HookKind {
+	switch tool {
+	case toolAskUserQuestion:
+		return respawn.HookQuestionPending
+	case toolExitPlanMode:
+		return respawn.HookPlanApproval
+	}
+	return respawn.HookToolStarted
+}
+
+// permissionKind: PermissionRequest fires the moment a dialog is drawn.
+func permissionKind(tool string) respawn.HookKind {
+	switch tool {
+	case toolExitPlanMode:
+		return respawn.HookPlanApproval
+	case toolAskUserQuestion:
+		// AskUserQuestion shows its question through the permission
+		// machinery; it is a question, not a permission.
+		return respawn.HookQuestionPending
+	}
+	return respawn.HookPermissionPrompt
+}
+
+func countRunning(statuses []string) int {
+	n := 0
+	for _, s := range statuses {
+		if s == taskRunning {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,130 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// Marker is what the hook handler keeps of one hook event: the fields the
+// watcher needs, not the whole payload (a payload can carry whole files).
+type Marker struct {
+	Pane             string    `json:"pane"`                        // canonical address
+	Event            string    `json:"event"`                       // hook_event_name
+	NotificationType string    `json:"notification_type,omitempty"` // Notification
+	Tool             string    `json:"tool_name,omitempty"`         // tool events
+	Source           string    `json:"source,omitempty"`            // SessionStart
+	Reason           string    `json:"reason,omitempty"`            // SessionEnd
+	Error            string    `json:"error,omitempty"`             // StopFailure
+	Message          string    `json:"message,omitempty"`           // Notification
+	BackgroundTasks  []string  `json:"background_tasks,omitempty"`  // Stop: each task's status
+	SessionID        string    `json:"session_id,omitempty"`
+	Cwd              string    `json:"cwd,omitempty"`
+	At               time.Time `json:"at"` // when the handler ran
+}
+
+const (
+	// markerExt ends every marker's name; anything else in the spool dir
+	// (the handler's temp files start with a dot) is not a marker.
+	markerExt = ".json"
+	// maxFieldLen caps each kept string: a message is for logs, and a
+	// marker has to stay far below the watcher's size cap.
+	maxFieldLen = 512
+	// DefaultMaxMarkerSize is the largest marker file the watcher reads.
+	DefaultMaxMarkerSize = 64 << 10
+)
+
+// markerName returns a file name that sorts by time and is unique across
+// processes: <unix nanos, zero padded>-<pid>-<random>.json.
+func markerName(at time.Time) string {
+	return fmt.Sprintf("%019d-%d-%016x%s", at.UnixNano(), os.Getpid(), rand.Uint64(), markerExt)
+}
+
+// isMarkerName reports whether a spool dir entry is a finished marker.
+func isMarkerName(name string) bool {
+	return strings.HasSuffix(name, markerExt) && !strings.HasPrefix(name, ".")
+}
+
+// writeMarker writes m into dir as a new marker: a temp file renamed into
+// place, so the watcher never sees a half-written one. There is no fsync: a
+// marker matters for seconds, and after a crash it would be stale anyway.
+func writeMarker(dir string, m Marker) (string, error) {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("encode marker: %w", err)
+	}
+	name := markerName(m.At)
+	tmp := filepath.Join(dir, "."+name+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("create marker: %w", err)
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	final := filepath.Join(dir, name)
+	if werr == nil {
+		werr = os.Rename(tmp, final)
+	}
+	if werr != nil {
+		_ = os.Remove(tmp) // best effort; the write error is the one to report
+		return "", fmt.Errorf("write marker: %w", werr)
+	}
+	return final, nil
+}
+
+// readMarker reads one marker file without following a symlink, refusing
+// anything but a regular file of ours no bigger than maxSize.
+func readMarker(path string, maxSize int64) (Marker, error) {
+	var m Marker
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return m, fmt.Errorf("open marker: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return m, fmt.Errorf("stat marker: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return m, fmt.Errorf("marker %s is not a regular file", path)
+	}
+	if uid, ok := fileOwner(info); ok && uid != os.Geteuid() {
+		return m, fmt.Errorf("marker %s is owned by uid %d", path, uid)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return m, fmt.Errorf("read marker: %w", err)
+	}
+	if int64(len(data)) > maxSize {
+		return m, fmt.Errorf("marker %s is larger than %d bytes", path, maxSize)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("decode marker %s: %w", path, err)
+	}
+	if m.Pane == "" || m.Event == "" || m.At.IsZero() {
+		return m, fmt.Errorf("marker %s lacks pane, event or time", path)
+	}
+	return m, nil
+}
+
+// clip cuts s to at most maxFieldLen bytes without splitting a UTF-8
+// sequence.
+func clip(s string) string {
+	if len(s) <= maxFieldLen {
+		return s
+	}
+	cut := maxFieldLen
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}

@@ -1,0 +1,81 @@
+package hooks
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// payload is the part of a hook event's JSON that a marker keeps. Every
+// field is lenient: a value of an unexpected type (a future Claude Code
+// might send an object where a string was) is skipped rather than losing
+// the whole event.
+type payload struct {
+	Event            text  `json:"hook_event_name"`
+	NotificationType text  `json:"notification_type"`
+	Tool             text  `json:"tool_name"`
+	Source           text  `json:"source"`
+	Reason           text  `json:"reason"`
+	Error            text  `json:"error"`
+	Message          text  `json:"message"`
+	BackgroundTasks  tasks `json:"background_tasks"`
+	SessionID        text  `json:"session_id"`
+	Cwd              text  `json:"cwd"`
+}
+
+var errNoEvent = errors.New("hook input has no hook_event_name")
+
+// parsePayload turns a hook event's JSON into a marker without pane and time.
+func parsePayload(data []byte) (Marker, error) {
+	var p payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return Marker{}, fmt.Errorf("decode hook input: %w", err)
+	}
+	if p.Event == "" {
+		return Marker{}, errNoEvent
+	}
+	return Marker{
+		Event:            string(p.Event),
+		NotificationType: string(p.NotificationType),
+		Tool:             string(p.Tool),
+		Source:           string(p.Source),
+		Reason:           string(p.Reason),
+		Error:            string(p.Error),
+		Message:          string(p.Message),
+		BackgroundTasks:  []string(p.BackgroundTasks),
+		SessionID:        string(p.SessionID),
+		Cwd:              string(p.Cwd),
+	}, nil
+}
+
+// text is a JSON string cut to maxFieldLen; any other JSON value reads as "".
+type text string
+
+func (t *text) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*t = text(clip(s))
+	}
+	return nil
+}
+
+// tasks reads Stop's background_tasks as the list of each task's status.
+// A task that is not an object still counts, with an empty status.
+type tasks []string
+
+func (t *tasks) UnmarshalJSON(b []byte) error {
+	var list []json.RawMessage
+	if json.Unmarshal(b, &list) != nil {
+		return nil
+	}
+	statuses := make([]string, 0, len(list))
+	for _, raw := range list {
+		var task struct {
+			Status text `json:"status"`
+		}
+		_ = json.Unmarshal(raw, &task) // a malformed task keeps an empty status
+		statuses = append(statuses, string(task.Status))
+	}
+	*t = statuses
+	return nil
+}

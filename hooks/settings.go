@@ -1,0 +1,115 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// SettingsPath returns the Claude Code settings file codeman's hooks go in:
+// DIR/.claude/settings.local.json for a project (projectDir not empty),
+// else $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
+func SettingsPath(env func(string) string, projectDir string) (string, error) {
+	if projectDir != "" {
+		abs, err := filepath.Abs(projectDir)
+		if err != nil {
+			return "", fmt.Errorf("find project dir: %w", err)
+		}
+		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+			return "", fmt.Errorf("project dir %s is not a directory", abs)
+		}
+		return filepath.Join(abs, ".claude", "settings.local.json"), nil
+	}
+	if dir := env("CLAUDE_CONFIG_DIR"); dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", fmt.Errorf("find CLAUDE_CONFIG_DIR: %w", err)
+		}
+		return filepath.Join(abs, "settings.json"), nil
+	}
+	home := env("HOME")
+	if home == "" {
+		return "", errors.New("find settings: HOME is not set")
+	}
+	return filepath.Join(home, ".claude", "settings.json"), nil
+}
+
+// SyntaxError is a settings file that is not valid JSON. The file is left
+// as it is.
+type SyntaxError struct {
+	Path         string
+	Line, Column int // 1-based; the column counts characters
+	Err          error
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %v", e.Path, e.Line, e.Column, e.Err)
+}
+
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// checkSyntax validates data as JSON, locating the first error. An empty
+// (or blank) file is valid: Claude Code reads it as no settings.
+func checkSyntax(path string, data []byte) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	err := json.Unmarshal(data, new(json.RawMessage))
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	// Offset counts the bytes read up to and including the bad one; a file
+	// that ends too early is reported at its end.
+	pos := min(max(int(se.Offset)-1, 0), len(data))
+	if strings.HasPrefix(se.Error(), "unexpected end") {
+		pos = len(data)
+	}
+	line := 1 + bytes.Count(data[:pos], []byte("\n"))
+	lineStart := bytes.LastIndexByte(data[:pos], '\n') + 1
+	col := 1 + utf8.RuneCount(data[lineStart:pos])
+	return &SyntaxError{Path: path, Line: line, Column: col, Err: se}
+}
+
+// settingsFile is a settings file as read, and where to write it back.
+type settingsFile struct {
+	path   string      // as given
+	target string      // path with symlinks resolved: a dotfile manager's link stays a link
+	data   []byte      // nil when the file does not exist
+	exists bool        //
+	mode   fs.FileMode // of the existing file
+}
+
+func readSettings(path string) (*settingsFile, error) {
+	sf := &settingsFile{path: path, target: path}
+	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if sf.target, err = filepath.EvalSymlinks(path); err != nil {
+			return nil, fmt.Errorf("resolve settings link: %w", err)
+		}
+	}
+	data, err := os.ReadFile(sf.target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return sf, nil
+	case err != nil:
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	info, err := os.Stat(sf.target)
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	sf.data, sf.exists, sf.mode = data, true, info.Mode().Perm()
+	if err := checkSyntax(path, data); err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	return sf, nil
+}
+
+// backupPath is where the previous content is kept, beside the settings.
+func (sf *settingsFile) backupPath() string { return sf.path + ".codeman-backup" }

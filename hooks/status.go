@@ -1,0 +1,62 @@
+package hooks
+
+import (
+	"os"
+)
+
+// StatusReport says where and how codeman's hooks are installed.
+type StatusReport struct {
+	SettingsPath string
+	Exists       bool             // the settings file exists
+	Installed    []InstalledEntry // codeman's entries, in file order
+	Missing      []Entry          // entries Install would add
+	Outdated     []Entry          // entries Install would rewrite or remove
+}
+
+// InstalledEntry is one of codeman's entries found in the settings file.
+type InstalledEntry struct {
+	Entry
+	Command    string
+	Program    string // the binary the command runs
+	Executable bool   // Program exists and is an executable file
+	Current    bool   // Program is the binary given in InstallOptions
+}
+
+// UpToDate reports whether Install would change nothing.
+func (r StatusReport) UpToDate() bool {
+	return len(r.Installed) > 0 && len(r.Missing) == 0 && len(r.Outdated) == 0
+}
+
+// Status reads the settings file and reports codeman's entries in it. It
+// changes nothing.
+func Status(opts InstallOptions) (StatusReport, error) {
+	rep := StatusReport{SettingsPath: opts.SettingsPath}
+	sf, err := readSettings(opts.SettingsPath)
+	if err != nil {
+		return rep, err
+	}
+	rep.Exists = sf.exists
+	e := newEdit(wantedEntries, opts.Binary)
+	if _, _, err := e.apply(sf.data); err != nil {
+		return rep, err
+	}
+	rep.Missing = e.added
+	rep.Outdated = append(e.updated, e.removed...)
+	for _, f := range e.found {
+		rep.Installed = append(rep.Installed, inspect(f, opts.Binary))
+	}
+	return rep, nil
+}
+
+func inspect(f foundHook, binary string) InstalledEntry {
+	ie := InstalledEntry{Entry: f.Entry, Command: f.Command, Program: commandProgram(f.Command)}
+	info, err := os.Stat(ie.Program)
+	if err != nil {
+		return ie
+	}
+	ie.Executable = info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0
+	if current, err := os.Stat(binary); err == nil {
+		ie.Current = os.SameFile(info, current)
+	}
+	return ie
+}
