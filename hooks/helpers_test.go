@@ -62,7 +62,7 @@ func jsonlPayloads(t *testing.T, file, prefix string) []payloadCase {
 }
 
 // perEventPayloads reads one-payload-per-event.json in its key order.
-func perEventPayloads(t *testing.T) []payloadCase {
+func perEventPayloads(t testing.TB) []payloadCase {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "claude-code", "one-payload-per-event.json"))
 	if err != nil {
@@ -106,7 +106,7 @@ func tmuxEnv(t *testing.T) (map[string]string, string) {
 }
 
 // markerFiles lists the markers in dir by name.
-func markerFiles(t *testing.T, dir string) []string {
+func markerFiles(t testing.TB, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil && !os.IsNotExist(err) {
