@@ -440,10 +440,11 @@ func sortedKeys[V any](m map[string]V) []string {
 // validates every table. Profiles are checked only when [respawn] is
 // valid, so one mistake there is reported once.
 func (d *fileDecoder) resolve(f *File, profiles map[string][]func(*Config)) {
-	respawnOK := f.Respawn.problem() == nil
-	if !respawnOK {
-		d.invalid("respawn", f.Respawn.problem())
+	p := f.Respawn.problem()
+	if p != nil {
+		d.invalid("respawn", p)
 	}
+	respawnOK := p == nil
 	for _, name := range sortedKeys(profiles) {
 		c := f.Respawn
 		if preset, ok := builtinPresets[name]; ok {
@@ -467,20 +468,37 @@ func (d *fileDecoder) resolve(f *File, profiles map[string][]func(*Config)) {
 	d.validatePatterns(f.Patterns)
 }
 
-// validatePatterns checks each pattern and that names are unique.
+// validatePatterns checks each pattern's keys and that names are unique,
+// then compiles them with the built-in table, as the daemon will, for the
+// rules that span keys (a stream pattern's kind, a regexp matching an
+// empty row, a built-in pattern's name).
 func (d *fileDecoder) validatePatterns(specs []PatternSpec) {
 	seen := map[string]int{}
+	failed := false
 	for i, spec := range specs {
 		path := fmt.Sprintf("pattern[%d]", i)
-		if p := patternProblem(spec); p != nil {
-			d.invalid(path, p)
-			continue
+		p := patternProblem(spec)
+		if j, dup := seen[spec.Name]; p == nil && dup {
+			p = &keyProblem{key: "name", reason: fmt.Sprintf("must be unique, but pattern[%d] is also named %q", j, spec.Name)}
 		}
-		if j, dup := seen[spec.Name]; dup {
-			d.invalid(path, &keyProblem{key: "name", reason: fmt.Sprintf("must be unique, but pattern[%d] is also named %q", j, spec.Name)})
+		if p != nil {
+			d.invalid(path, p)
+			failed = true
 			continue
 		}
 		seen[spec.Name] = i
+	}
+	if failed {
+		return
+	}
+	if _, err := CompilePatterns(specs); err != nil {
+		key, line := "pattern", d.lines["pattern"]
+		var pe *PatternError
+		if errors.As(err, &pe) {
+			i := slices.IndexFunc(specs, func(s PatternSpec) bool { return s.Name == pe.Name })
+			key, line, err = fmt.Sprintf("pattern[%d]", i), pe.Line, pe.Err
+		}
+		d.errs = append(d.errs, &ConfigError{File: d.name, Line: line, Key: key, Err: err})
 	}
 }
 

@@ -80,7 +80,7 @@ func TestParseFile_FullSetsEveryKey(t *testing.T) {
 		InterStepDelay:     2 * time.Second,
 		SendClear:          false,
 		SendInit:           true,
-		KickstartPrompt:    "pick the next open item in TODO.md",
+		KickstartPrompt:    "pick the next open item in TASKS.md",
 		CompletionConfirm:  12 * time.Second,
 		NoOutputTimeout:    90 * time.Second,
 		AutoAcceptPrompts:  false,
@@ -303,7 +303,11 @@ func TestParseFile_Errors(t *testing.T) {
 		{"ChecksRange", "[checks]\nmax_concurrent = 0\n",
 			`config.toml:2: key "checks.max_concurrent": must be between 1 and 16, not 0`},
 		{"PatternKind", "[[pattern]]\nname = \"x\"\nkind = \"busy\"\nregexp = \"a\"\n",
-			`config.toml:3: key "pattern[0].kind": must be one of working, completion, plan_menu, question, permission, dialog, api_error, usage_limit, not "busy"`},
+			`config.toml:3: key "pattern[0].kind": unknown kind "busy" (want one of working, completion, background_wait, plan_menu, question, permission, dialog, api_error, usage_limit)`},
+		{"PatternStreamKind", "[[pattern]]\nname = \"x\"\nkind = \"question\"\nscope = \"stream\"\nregexp = \"a\"\n",
+			`config.toml:1: key "pattern[0]": scope stream is only for working and completion patterns`},
+		{"PatternMatchesEmpty", "[[pattern]]\nname = \"a\"\nkind = \"working\"\nregexp = \"a\"\n[[pattern]]\nname = \"b\"\nkind = \"working\"\nregexp = \"x*\"\n",
+			`config.toml:5: key "pattern[1]": regexp "x*" matches an empty row`},
 		{"PatternMissingRegexp", "[[pattern]]\nname = \"x\"\nkind = \"working\"\n",
 			`config.toml:1: key "pattern[0].regexp": must not be empty`},
 		{"PatternBadRegexp", "[[pattern]]\nname = \"x\"\nkind = \"working\"\nregexp = \"(a\"\n",
@@ -334,6 +338,16 @@ func TestParseFile_Errors(t *testing.T) {
 				t.Errorf("file returned with an error: %+v", f)
 			}
 		})
+	}
+}
+
+func TestParseFile_PatternNamedLikeBuiltin(t *testing.T) {
+	builtin := respawn.DefaultPatterns().List()[0].Name
+	text := "[[pattern]]\nname = \"" + builtin + "\"\nkind = \"working\"\nregexp = \"a\"\n"
+	_, err := respawn.ParseFile("config.toml", []byte(text))
+	want := `config.toml:1: key "pattern[0]": name already used`
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %s", err, want)
 	}
 }
 
@@ -446,7 +460,7 @@ func TestParseFile_ErrorLines(t *testing.T) {
 		{"HashAndEqualsInString", "[respawn]\nupdate_prompt = \"a # b = c\" # note = 1\nsend_init = 0\n",
 			`config.toml:3: key "respawn.send_init": expected true or false, got integer 0`},
 		{"ArraySpanningLines", "pattern = [\n  # a comment = 1\n  { name = \"a\", kind = \"working\", regexp = \"x\" },\n\n  { name = \"b\", kind = \"bad\", regexp = \"y\" },\n]\n",
-			`config.toml:5: key "pattern[1].kind": must be one of working, completion, plan_menu, question, permission, dialog, api_error, usage_limit, not "bad"`},
+			`config.toml:5: key "pattern[1].kind": unknown kind "bad" (want one of working, completion, background_wait, plan_menu, question, permission, dialog, api_error, usage_limit)`},
 		{"InlineTable", "[respawn]\nsend_init = true\nai_plan_check = { enabled = false, cooldown = 5 }\n",
 			`config.toml:3: key "respawn.ai_plan_check.cooldown": expected a duration string such as "10s", got integer 5`},
 		{"QuotedKey", "[respawn]\n\n\"completion_confirm\" = \"soon\"\n",

@@ -236,10 +236,15 @@ func genConfigPatterns(t *rapid.T) []respawn.PatternSpec {
 	n := rapid.IntRange(0, 3).Draw(t, "patterns")
 	var specs []respawn.PatternSpec
 	for i := range n {
+		kind := rapid.SampledFrom([]string{"working", "completion", "question"}).Draw(t, "kind")
+		scope := "screen"
+		if kind != "question" { // stream patterns are only for working and completion
+			scope = rapid.SampledFrom([]string{"screen", "stream"}).Draw(t, "scope")
+		}
 		specs = append(specs, respawn.PatternSpec{
-			Name:   rapid.StringMatching(`[a-z][a-z0-9-]{0,20}`).Draw(t, "name") + string(rune('a'+i)),
-			Kind:   rapid.SampledFrom([]string{"working", "completion", "question"}).Draw(t, "kind"),
-			Scope:  rapid.SampledFrom([]string{"screen", "stream"}).Draw(t, "scope"),
+			Name:   "user-" + rapid.StringMatching(`[a-z0-9-]{0,20}`).Draw(t, "name") + string(rune('a'+i)),
+			Kind:   kind,
+			Scope:  scope,
 			Regexp: rapid.SampledFrom([]string{`a+`, `\d+ crates`, `it's (done|over)\.`, `"quoted"\\`, `^\s*✻ \p{L}+ for`}).Draw(t, "regexp"),
 		})
 	}

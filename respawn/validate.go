@@ -3,7 +3,6 @@ package respawn
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -27,9 +26,6 @@ const (
 // validModelName is what claude --model accepts from us: the original refused
 // anything else before it reached a shell.
 var validModelName = regexp.MustCompile(`^[a-zA-Z0-9._/-]+$`)
-
-// configPatternKinds are the kinds a [[pattern]] may have.
-var configPatternKinds = []string{"working", "completion", "plan_menu", "question", "permission", "dialog", "api_error", "usage_limit"}
 
 // keyProblem is the first problem Validate found. Its Error is a sentence
 // that starts with the key.
@@ -103,14 +99,15 @@ func (c ChecksConfig) problem() *keyProblem {
 	return intProblem("max_concurrent", c.MaxConcurrent, 1, maxConcurrentLimit)
 }
 
-// patternProblem validates one [[pattern]] on its own; names are checked
-// for uniqueness by the caller.
+// patternProblem checks the keys of one [[pattern]] on its own, so that
+// errors name the key; CompilePatterns has the last word (the caller runs
+// it too) and these checks only place its rules on a key.
 func patternProblem(p PatternSpec) *keyProblem {
 	if p.Name == "" {
 		return &keyProblem{key: "name", reason: "must not be empty"}
 	}
-	if !slices.Contains(configPatternKinds, p.Kind) {
-		return &keyProblem{key: "kind", reason: fmt.Sprintf("must be one of %s, not %q", strings.Join(configPatternKinds, ", "), p.Kind)}
+	if _, err := ParsePatternKind(p.Kind); err != nil {
+		return &keyProblem{key: "kind", reason: err.Error()}
 	}
 	if p.Scope != "screen" && p.Scope != "stream" {
 		return &keyProblem{key: "scope", reason: fmt.Sprintf("must be \"screen\" or \"stream\", not %q", p.Scope)}
