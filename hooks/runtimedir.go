@@ -59,23 +59,23 @@ func runtimeDirPath(env func(string) string) string {
 func ensurePrivateDir(dir string) error {
 	err := os.Mkdir(dir, 0o700)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("create runtime dir: %w", err)
+		return fmt.Errorf("create private dir: %w", err)
 	}
 	info, err := os.Lstat(dir)
 	if err != nil {
-		return fmt.Errorf("check runtime dir: %w", err)
+		return fmt.Errorf("check private dir: %w", err)
 	}
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("runtime dir %s is a symlink", dir)
+		return fmt.Errorf("private dir %s is a symlink", dir)
 	case !info.IsDir():
-		return fmt.Errorf("runtime dir %s is not a directory", dir)
+		return fmt.Errorf("private dir %s is not a directory", dir)
 	}
 	if uid, ok := fileOwner(info); ok && uid != os.Geteuid() {
-		return fmt.Errorf("runtime dir %s is owned by uid %d, not %d", dir, uid, os.Geteuid())
+		return fmt.Errorf("private dir %s is owned by uid %d, not %d", dir, uid, os.Geteuid())
 	}
 	if perm := info.Mode().Perm(); perm&0o077 != 0 {
-		return fmt.Errorf("runtime dir %s has mode %04o, want 0700", dir, perm)
+		return fmt.Errorf("private dir %s has mode %04o, want 0700", dir, perm)
 	}
 	return nil
 }

@@ -81,8 +81,8 @@ func checkSyntax(path string, data []byte) error {
 type settingsFile struct {
 	path   string      // as given
 	target string      // path with symlinks resolved: a dotfile manager's link stays a link
-	data   []byte      // nil when the file does not exist
-	exists bool        //
+	data   []byte      // the content; nil when the file does not exist
+	exists bool        // the file exists (it may be empty)
 	mode   fs.FileMode // of the existing file
 }
 
