@@ -107,7 +107,7 @@ const (
 	maxCheckErrors       = 3 // consecutive errors that disable a checker
 	sendRetries          = 3 // attempts of one step before the cycle is abandoned
 	sendRetryDelay       = 2 * time.Second
-	screenMaxAge         = 2 * time.Second // a screen older than this is refreshed before a decision
+	hookDialogExpiry     = 10 * time.Minute // a hook-announced dialog the screen no longer shows is forgotten after this
 )
 
 // DefaultConfig returns the defaults of every key.

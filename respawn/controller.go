@@ -1,0 +1,353 @@
+package respawn
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+)
+
+// Defaults of a Controller.
+const (
+	// DefaultIOTimeout bounds one Submit, Press or Snapshot (15s).
+	DefaultIOTimeout = 15 * time.Second
+	// maxPendingOutput bounds output not yet seen by the loop (1 MiB);
+	// older bytes are dropped, the newest matter for detection.
+	maxPendingOutput = 1 << 20
+	// hookQueue is the number of hook signals that may wait for the loop.
+	hookQueue = 64
+)
+
+// ControllerOptions configure a Controller.
+type ControllerOptions struct {
+	Pane     string    // canonical pane address
+	Config   Config    // behaviour
+	Patterns *Patterns // nil: DefaultPatterns
+	Terminal Terminal
+	Checker  Checker         // nil: AI checks are unavailable
+	Clock    clockwork.Clock // nil: the real clock
+	Logger   *slog.Logger    // nil: discard
+	// OnStatus receives the one-line status on the loop goroutine; it must
+	// not block (tmux.StateWriter keeps a queue of one).
+	OnStatus func(status string)
+	// IOTimeout bounds each terminal call. Default DefaultIOTimeout.
+	IOTimeout time.Duration
+}
+
+// Controller runs a Core for one pane: one loop goroutine owns the core and
+// one timer armed for its next deadline; terminal calls and AI checks run in
+// workers whose results come back as events (after etcd-io/raft node.go).
+type Controller struct {
+	opts  ControllerOptions
+	core  *Core
+	clock clockwork.Clock
+	log   *slog.Logger
+
+	mu       sync.Mutex
+	pending  []byte // output not yet fed to the core
+	dropped  int    // bytes dropped because the loop fell behind
+	notify   chan struct{}
+	hooks    chan Hook
+	requests chan func(now time.Time)
+	results  chan func(now time.Time)
+
+	subMu sync.Mutex
+	subs  map[chan Decision]struct{}
+
+	checks map[uint64]context.CancelFunc // loop-owned
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	done   chan struct{}
+}
+
+// NewController returns a controller that has not started.
+func NewController(opts ControllerOptions) *Controller {
+	if opts.Clock == nil {
+		opts.Clock = clockwork.NewRealClock()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.IOTimeout == 0 {
+		opts.IOTimeout = DefaultIOTimeout
+	}
+	c := &Controller{
+		opts:     opts,
+		core:     NewCore(opts.Pane, opts.Config, opts.Patterns),
+		clock:    opts.Clock,
+		log:      opts.Logger.With("pane", opts.Pane),
+		notify:   make(chan struct{}, 1),
+		hooks:    make(chan Hook, hookQueue),
+		requests: make(chan func(time.Time)),
+		results:  make(chan func(time.Time), 16),
+		subs:     make(map[chan Decision]struct{}),
+		checks:   make(map[uint64]context.CancelFunc),
+		done:     make(chan struct{}),
+	}
+	if opts.Checker == nil {
+		c.core.idleGate.disable("no checker configured")
+		c.core.planGate.disable("no checker configured")
+	}
+	return c
+}
+
+// Start starts the loop. The controller runs until Stop, ctx's end, or its
+// configured duration.
+func (c *Controller) Start(ctx context.Context) {
+	c.ctx, c.cancel = context.WithCancel(ctx)
+	c.wg.Add(1)
+	go c.run()
+}
+
+// Stop ends the loop and waits for it and its workers.
+func (c *Controller) Stop() {
+	if c.cancel != nil {
+		c.cancel()
+	}
+	c.wg.Wait()
+}
+
+// Done is closed when the loop has ended.
+func (c *Controller) Done() <-chan struct{} { return c.done }
+
+// Output hands the controller a chunk of the pane's output. It never blocks:
+// chunks coalesce until the loop takes them.
+func (c *Controller) Output(data []byte) {
+	c.mu.Lock()
+	c.pending = append(c.pending, data...)
+	if over := len(c.pending) - maxPendingOutput; over > 0 {
+		c.pending = append(c.pending[:0], c.pending[over:]...)
+		c.dropped += over
+	}
+	c.mu.Unlock()
+	select {
+	case c.notify <- struct{}{}:
+	default:
+	}
+}
+
+// Hook hands the controller a hook signal. Hooks queue; when the queue is
+// full the signal is dropped and logged.
+func (c *Controller) Hook(h Hook) {
+	select {
+	case c.hooks <- h:
+	default:
+		c.log.Warn("hook signal dropped: queue full", "hook", h.Kind.String())
+	}
+}
+
+// Status returns the controller's status with its newest decisions.
+func (c *Controller) Status(decisions int) (Status, error) {
+	var st Status
+	err := c.do(func(now time.Time) { st = c.core.Status(now, decisions) })
+	return st, err
+}
+
+// Pause stops all sending until Resume.
+func (c *Controller) Pause() error { return c.do(func(now time.Time) { c.core.Pause(now) }) }
+
+// Resume re-arms the controller after Pause.
+func (c *Controller) Resume() error { return c.do(func(now time.Time) { c.core.Resume(now) }) }
+
+// SetConfig replaces the configuration.
+func (c *Controller) SetConfig(cfg Config) error {
+	return c.do(func(now time.Time) { c.core.SetConfig(now, cfg) })
+}
+
+// Subscribe returns a channel of the controller's decisions from now on.
+// A subscriber that falls behind loses decisions rather than slowing the
+// loop. cancel ends the subscription.
+func (c *Controller) Subscribe() (<-chan Decision, func()) {
+	ch := make(chan Decision, 64)
+	c.subMu.Lock()
+	c.subs[ch] = struct{}{}
+	c.subMu.Unlock()
+	return ch, func() {
+		c.subMu.Lock()
+		delete(c.subs, ch)
+		c.subMu.Unlock()
+	}
+}
+
+// ErrStopped is returned by calls on a controller whose loop has ended.
+var ErrStopped = errors.New("controller stopped")
+
+// do runs f on the loop and waits for it.
+func (c *Controller) do(f func(now time.Time)) error {
+	finished := make(chan struct{})
+	select {
+	case c.requests <- func(now time.Time) { f(now); close(finished) }:
+	case <-c.done:
+		return ErrStopped
+	}
+	select {
+	case <-finished:
+		return nil
+	case <-c.done:
+		return ErrStopped
+	}
+}
+
+func (c *Controller) run() {
+	defer c.wg.Done()
+	defer close(c.done)
+	defer c.cancelChecks()
+	timer := c.clock.NewTimer(time.Hour)
+	defer timer.Stop()
+
+	c.core.Start(c.clock.Now())
+	for {
+		if c.perform() {
+			return
+		}
+		c.rearm(timer)
+		select {
+		case <-c.ctx.Done():
+			c.core.Stop(c.clock.Now(), "controller closed")
+			c.perform()
+			return
+		case <-c.notify:
+			c.mu.Lock()
+			data, dropped := c.pending, c.dropped
+			c.pending, c.dropped = nil, 0
+			c.mu.Unlock()
+			if dropped > 0 {
+				c.log.Warn("output dropped: the loop fell behind", "bytes", dropped)
+			}
+			c.core.Output(c.clock.Now(), data)
+		case h := <-c.hooks:
+			c.core.Hook(c.clock.Now(), h)
+		case f := <-c.results:
+			f(c.clock.Now())
+		case f := <-c.requests:
+			f(c.clock.Now())
+		case <-timer.Chan():
+			c.core.Tick(c.clock.Now())
+		}
+	}
+}
+
+// rearm points the timer at the core's next deadline.
+func (c *Controller) rearm(timer clockwork.Timer) {
+	timer.Stop()
+	if at, ok := c.core.Deadline(); ok {
+		timer.Reset(max(at.Sub(c.clock.Now()), 0))
+		return
+	}
+	timer.Reset(time.Hour) // nothing due; the timer idles
+}
+
+// perform runs the core's queued actions. It reports whether the
+// controller is done.
+func (c *Controller) perform() bool {
+	done := false
+	for _, a := range c.core.Actions() {
+		switch a.Kind {
+		case ActSubmit:
+			c.worker(func(ctx context.Context) func(time.Time) {
+				err := c.opts.Terminal.Submit(ctx, a.Text)
+				return func(now time.Time) { c.core.SendDone(now, a.ID, err) }
+			})
+		case ActPress:
+			c.worker(func(ctx context.Context) func(time.Time) {
+				err := c.opts.Terminal.Press(ctx, a.Key)
+				return func(now time.Time) { c.core.SendDone(now, a.ID, err) }
+			})
+		case ActSnapshot:
+			c.worker(func(ctx context.Context) func(time.Time) {
+				s, err := c.opts.Terminal.Snapshot(ctx)
+				return func(now time.Time) {
+					if err != nil {
+						c.core.SnapshotFailed(now, err)
+						return
+					}
+					if s.At.IsZero() || s.At.After(now) {
+						s.At = now
+					}
+					c.core.Screen(now, s)
+				}
+			})
+		case ActCheck:
+			c.startCheck(a)
+		case ActCancelCheck:
+			if cancel, ok := c.checks[a.ID]; ok {
+				cancel()
+				delete(c.checks, a.ID)
+			}
+		case ActStatus:
+			if c.opts.OnStatus != nil {
+				c.opts.OnStatus(a.Status)
+			}
+		case ActDecision:
+			c.publish(a.Decision)
+		case ActDone:
+			done = true
+		}
+	}
+	return done
+}
+
+// worker runs io in a goroutine with the I/O timeout and hands its result
+// back to the loop.
+func (c *Controller) worker(io func(ctx context.Context) func(time.Time)) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		ctx, cancel := context.WithTimeout(c.ctx, c.opts.IOTimeout)
+		defer cancel()
+		result := io(ctx)
+		select {
+		case c.results <- result:
+		case <-c.ctx.Done():
+		}
+	}()
+}
+
+func (c *Controller) startCheck(a Action) {
+	if c.opts.Checker == nil {
+		c.worker(func(context.Context) func(time.Time) {
+			return func(now time.Time) {
+				c.core.CheckDone(now, a.ID, CheckResult{}, ErrCheckerUnavailable)
+			}
+		})
+		return
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	c.checks[a.ID] = cancel
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer cancel()
+		res, err := c.opts.Checker.Check(ctx, a.Check)
+		select {
+		case c.results <- func(now time.Time) {
+			delete(c.checks, a.ID)
+			c.core.CheckDone(now, a.ID, res, err)
+		}:
+		case <-c.ctx.Done():
+		}
+	}()
+}
+
+func (c *Controller) cancelChecks() {
+	for id, cancel := range c.checks {
+		cancel()
+		delete(c.checks, id)
+	}
+}
+
+func (c *Controller) publish(d Decision) {
+	c.log.Info(d.String(), "kind", string(d.Kind))
+	c.subMu.Lock()
+	defer c.subMu.Unlock()
+	for ch := range c.subs {
+		select {
+		case ch <- d:
+		default:
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package respawn
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"go.uber.org/goleak"
+)
+
+// fakeTerminal records what it is asked and shows a settable screen.
+type fakeTerminal struct {
+	mu     sync.Mutex
+	screen []string
+	calls  []string
+	sent   chan string
+	err    error
+}
+
+func newFakeTerminal(screen []string) *fakeTerminal {
+	return &fakeTerminal{screen: screen, sent: make(chan string, 16)}
+}
+
+func (f *fakeTerminal) Submit(ctx context.Context, text string) error {
+	return f.record("submit: " + text)
+}
+
+func (f *fakeTerminal) Press(ctx context.Context, key Key) error {
+	return f.record("press: " + string(key))
+}
+
+func (f *fakeTerminal) record(call string) error {
+	f.mu.Lock()
+	f.calls = append(f.calls, call)
+	err := f.err
+	f.mu.Unlock()
+	f.sent <- call
+	return err
+}
+
+func (f *fakeTerminal) Snapshot(ctx context.Context) (Screen, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return Screen{Lines: append([]string(nil), f.screen...), Width: 200, Height: 50}, nil
+}
+
+// waitDecision waits, under a real deadline, for a decision containing substr.
+func waitDecision(t *testing.T, ch <-chan Decision, substr string) Decision {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case d := <-ch:
+			if strings.Contains(d.String(), substr) {
+				return d
+			}
+		case <-deadline:
+			t.Fatalf("no decision containing %q", substr)
+		}
+	}
+}
+
+func TestController_CyclesAnIdlePane(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	clock := clockwork.NewFakeClock()
+	term := newFakeTerminal(idleScreen())
+	cfg := testConfig()
+	cfg.SendClear, cfg.SendInit = false, false
+	var statuses []string
+	c := NewController(ControllerOptions{Pane: "tmux:/tmp/t:%1", Config: cfg, Terminal: term, Clock: clock,
+		OnStatus: func(s string) { statuses = append(statuses, s) }})
+	decisions, cancel := c.Subscribe()
+	defer cancel()
+	c.Start(context.Background())
+	defer c.Stop()
+
+	c.Output([]byte(chunkCompletion))
+	waitDecision(t, decisions, "completion line")
+	// completion_confirm, then inter_step_delay; the loop keeps one timer.
+	clock.Advance(10 * time.Second)
+	waitDecision(t, decisions, "cycle 1 starts")
+	if err := clock.BlockUntilContext(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Second)
+	select {
+	case got := <-term.sent:
+		if got != "submit: "+DefaultUpdatePrompt {
+			t.Fatalf("sent %q", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the update prompt was not typed")
+	}
+	waitDecision(t, decisions, "update typed")
+	st, err := c.Status(5)
+	if err != nil || st.State != "waiting_update" || st.Cycles != 1 {
+		t.Fatalf("status = %+v, %v", st, err)
+	}
+}
+
+func TestController_HookDuringWork(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	clock := clockwork.NewFakeClock()
+	term := newFakeTerminal(workingScreen())
+	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Terminal: term, Clock: clock})
+	decisions, cancel := c.Subscribe()
+	defer cancel()
+	c.Start(context.Background())
+	c.Hook(Hook{Kind: HookQuestionPending, Tool: "AskUserQuestion", At: clock.Now()})
+	waitDecision(t, decisions, "question_pending")
+	c.Stop()
+	if _, err := c.Status(1); !errors.Is(err, ErrStopped) {
+		t.Fatalf("Status after Stop: %v", err)
+	}
+	if len(term.calls) != 0 {
+		t.Fatalf("terminal calls: %v", term.calls)
+	}
+}

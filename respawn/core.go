@@ -1,0 +1,383 @@
+package respawn
+
+import (
+	"fmt"
+	"time"
+)
+
+// ActionKind says what an Action asks the loop to do.
+type ActionKind int
+
+const (
+	// ActSubmit types Text into the pane and presses Enter (Terminal.Submit).
+	ActSubmit ActionKind = iota + 1
+	// ActPress presses Key (Terminal.Press).
+	ActPress
+	// ActCheck runs an AI check (Checker.Check); the answer comes back
+	// through Core.CheckDone with the same ID.
+	ActCheck
+	// ActCancelCheck cancels the check with ID; its result is ignored.
+	ActCancelCheck
+	// ActSnapshot asks for a fresh screen (Terminal.Snapshot), delivered
+	// through Core.Screen or Core.SnapshotFailed.
+	ActSnapshot
+	// ActStatus publishes a one-line status (tmux @codeman-state).
+	ActStatus
+	// ActDecision publishes a decision.
+	ActDecision
+	// ActDone says the controller stopped for good (duration reached,
+	// pane gone); the loop ends.
+	ActDone
+)
+
+// Action is one side effect the core asks for. Sends and checks report
+// back through SendDone and CheckDone with the action's ID.
+type Action struct {
+	Kind     ActionKind
+	ID       uint64
+	Step     Step
+	Text     string
+	Key      Key
+	Check    CheckRequest
+	Status   string
+	Decision Decision
+}
+
+// Core is the pure controller of one pane: no goroutine, no clock, no I/O
+// (after etcd-io/raft). Every input carries the current time; the core
+// queues Actions and reports its next deadline. Controller drives it for
+// real panes, replay drives it in virtual time.
+type Core struct {
+	cfg  Config
+	pat  *Patterns
+	det  *StreamDetector
+	pane string
+
+	state   State
+	stateAt time.Time
+	paused  bool
+	cycles  int
+	t       timers
+	log     decisionLog
+	actions []Action
+	nextID  uint64
+	status  string
+
+	// Evidence from the output stream and the screen.
+	startedAt        time.Time
+	lastOutput       time.Time
+	outputSinceEnter bool // output since the last auto-accept Enter (no Enter twice)
+	lastWorking      time.Time
+	lastTokenChange  time.Time
+	tokens           int64
+	completionAt     time.Time
+	screen           Screen
+	facts            ScreenFacts
+	snapshotID       uint64          // snapshot in flight, 0 if none
+	outputSeq        uint64          // counts output chunks
+	snapshotSeq      uint64          // outputSeq when the snapshot in flight was asked for
+	screenSeq        uint64          // outputSeq when the current screen was asked for
+	waitingScreen    [numTimers]bool // decisions waiting for a fresh screen
+
+	// Evidence from hooks.
+	hooks hookFlags
+
+	// The step being typed.
+	sendID       uint64
+	sendAttempts int
+	stepSentAt   time.Time
+
+	// AI checks.
+	idleGate, planGate   checkGate
+	idleCheck, planCheck runningCheck
+
+	// A usage limit or a failed turn being waited out.
+	wait waitState
+
+	stuckRecoveries int
+	stuckWarned     bool
+	stuckAt         time.Time // last watchdog action
+	lastVeto        string
+	quietFrom       time.Time // silence timers count from here at the earliest: last veto or cycle end
+	acceptID        uint64    // auto-accept Enter in flight
+	resumeID        uint64    // resume prompt in flight
+}
+
+// NewCore returns a stopped core for the pane with the given address.
+// A nil pat means DefaultPatterns.
+func NewCore(pane string, cfg Config, pat *Patterns) *Core {
+	if pat == nil {
+		pat = DefaultPatterns()
+	}
+	c := &Core{cfg: cfg, pat: pat, det: NewStreamDetector(pat), pane: pane, tokens: -1}
+	c.idleGate = newCheckGate(IdleCheck, cfg.AIIdleCheck, idleCheckErrorBase)
+	c.planGate = newCheckGate(PlanCheck, cfg.AIPlanCheck, planCheckErrorBase)
+	return c
+}
+
+// State returns the current state.
+func (c *Core) State() State { return c.state }
+
+// Cycles returns the number of cycles started.
+func (c *Core) Cycles() int { return c.cycles }
+
+// Config returns the configuration in use.
+func (c *Core) Config() Config { return c.cfg }
+
+// Actions returns and clears the queued actions.
+func (c *Core) Actions() []Action {
+	a := c.actions
+	c.actions = nil
+	return a
+}
+
+// Deadline returns the earliest time Tick must be called, if any.
+func (c *Core) Deadline() (time.Time, bool) {
+	_, at, ok := c.t.next()
+	return at, ok
+}
+
+// Decisions returns up to n of the newest decisions, oldest first.
+func (c *Core) Decisions(n int) []Decision { return c.log.last(n) }
+
+// Start begins watching. The pane's silence is counted from now.
+func (c *Core) Start(now time.Time) {
+	if c.state != Stopped {
+		return
+	}
+	c.startedAt, c.lastOutput = now, now
+	c.enterState(now, Watching, "started")
+	if c.cfg.Duration > 0 {
+		c.t.arm(tDuration, now.Add(c.cfg.Duration))
+	}
+	c.requestSnapshot()
+}
+
+// Stop ends the controller; nothing more is sent.
+func (c *Core) Stop(now time.Time, reason string) {
+	if c.state == Stopped {
+		return
+	}
+	c.cancelChecks()
+	c.t = timers{}
+	c.sendID = 0
+	c.enterState(now, Stopped, reason)
+	c.emit(Action{Kind: ActDone})
+}
+
+// Pause keeps the state but stops every timer; nothing is sent while paused.
+func (c *Core) Pause(now time.Time) {
+	if c.paused || c.state == Stopped {
+		return
+	}
+	c.paused = true
+	c.cancelChecks()
+	if c.state == AIChecking {
+		c.enterState(now, Watching, "paused during AI check")
+	}
+	duration := c.t[tDuration]
+	c.t = timers{}
+	c.t[tDuration] = duration
+	c.decide(now, DecisionSkip, "paused: nothing is sent until resumed")
+	c.setStatus()
+}
+
+// Resume re-arms the timers of the current state. A cycle paused before a
+// step was typed types that step again.
+func (c *Core) Resume(now time.Time) {
+	if !c.paused {
+		return
+	}
+	c.paused = false
+	c.decide(now, DecisionSkip, "resumed")
+	c.armStateTimers(now)
+	c.setStatus()
+}
+
+// SetConfig replaces the configuration. Running timers keep their
+// deadlines; the next ones use the new values. Enabling an AI check
+// re-enables a checker that errors had disabled.
+func (c *Core) SetConfig(now time.Time, cfg Config) {
+	c.cfg = cfg
+	c.idleGate.setConfig(cfg.AIIdleCheck)
+	c.planGate.setConfig(cfg.AIPlanCheck)
+	c.decide(now, DecisionSkip, "configuration updated")
+}
+
+// Tick fires every deadline that is due at now.
+func (c *Core) Tick(now time.Time) {
+	for {
+		t, at, ok := c.t.next()
+		if !ok || at.After(now) {
+			return
+		}
+		c.t.stop(t)
+		c.fire(now, t)
+	}
+}
+
+// fire runs the decision a timer stands for.
+func (c *Core) fire(now time.Time, t timer) {
+	switch t {
+	case tNoOutput:
+		c.onNoOutput(now)
+	case tPreFilter:
+		c.onPreFilter(now)
+	case tAutoAccept:
+		c.onAutoAccept(now)
+	case tCompletionConfirm:
+		c.onCompletionConfirm(now)
+	case tHookConfirm:
+		c.onHookConfirm(now)
+	case tStepDelay:
+		c.onStepDelay(now)
+	case tStepConfirm:
+		c.onStepConfirm(now)
+	case tClearFallback:
+		c.onClearFallback(now)
+	case tInitGrace:
+		c.onInitGrace(now)
+	case tResume:
+		c.onResume(now)
+	case tStuck:
+		c.onStuck(now)
+	case tDuration:
+		c.Stop(now, fmt.Sprintf("duration of %s reached", c.cfg.Duration))
+	case tScreenRetry:
+		c.requestSnapshot()
+	}
+}
+
+// enterState is the only place the state changes.
+func (c *Core) enterState(now time.Time, to State, reason string) {
+	from := c.state
+	if from == to {
+		return
+	}
+	if !allowed(from, to) {
+		panic(fmt.Sprintf("respawn: transition %s -> %s is not allowed (%s)", from, to, reason))
+	}
+	c.state, c.stateAt = to, now
+	c.stuckWarned = false
+	c.lastVeto = ""
+	for t := range c.waitingScreen {
+		c.waitingScreen[t] = false
+	}
+	c.record(Decision{At: now, Kind: DecisionState, From: from.String(), To: to.String(), Reason: reason})
+	c.armStateTimers(now)
+	c.setStatus()
+}
+
+// armStateTimers arms what the current state waits for, replacing the
+// timers of the state left behind.
+func (c *Core) armStateTimers(now time.Time) {
+	keep := [...]timer{tDuration, tResume, tScreenRetry}
+	var saved timers
+	for _, t := range keep {
+		saved[t] = c.t[t]
+	}
+	c.t = saved
+	if c.paused || c.state == Stopped {
+		return
+	}
+	switch c.state {
+	case Watching:
+		c.armSilenceTimers()
+	case ConfirmingIdle:
+		c.armSilenceTimers()
+		c.t.stop(tAutoAccept)
+		if !c.hooks.stopAt.IsZero() {
+			c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(hookConfirmDelay))
+		} else {
+			c.t.arm(tCompletionConfirm, c.lastOutput.Add(c.cfg.CompletionConfirm))
+		}
+	case SendingUpdate, SendingClear, SendingInit, SendingKickstart:
+		c.t.arm(tStepDelay, now.Add(c.cfg.InterStepDelay))
+	case WaitingUpdate, WaitingInit, WaitingKickstart:
+		c.t.arm(tStepConfirm, latest(c.lastOutput, now).Add(c.cfg.CompletionConfirm))
+	case WaitingClear:
+		c.t.arm(tStepConfirm, latest(c.lastOutput, now).Add(c.cfg.CompletionConfirm))
+		c.t.arm(tClearFallback, now.Add(clearFallback))
+	case MonitoringInit:
+		c.t.arm(tInitGrace, now.Add(initGrace))
+	}
+	c.armStuck()
+}
+
+// armSilenceTimers arms the watching timers from the last output.
+// After a veto or a cycle they count from then, so a condition that holds (a
+// question nobody answers) is looked at again later, not in a loop.
+func (c *Core) armSilenceTimers() {
+	base := latest(c.lastOutput, c.quietFrom)
+	c.t.arm(tNoOutput, base.Add(c.cfg.NoOutputTimeout))
+	if c.cfg.AIIdleCheck.Enabled {
+		c.t.arm(tPreFilter, base.Add(c.cfg.CompletionConfirm))
+	}
+	if c.cfg.AutoAcceptPrompts {
+		c.t.arm(tAutoAccept, base.Add(c.cfg.AutoAcceptDelay))
+	}
+}
+
+// armStuck arms the watchdog: it measures silence without progress, so a
+// pane that keeps printing never trips it (DESIGN §4).
+func (c *Core) armStuck() {
+	if !c.cfg.StuckDetection || c.state == Stopped || c.paused {
+		return
+	}
+	since := latest(latest(c.lastOutput, c.stateAt), c.stuckAt)
+	if c.stuckWarned {
+		c.t.arm(tStuck, since.Add(c.cfg.StuckRecovery))
+	} else {
+		c.t.arm(tStuck, since.Add(c.cfg.StuckWarning))
+	}
+}
+
+func (c *Core) newID() uint64 {
+	c.nextID++
+	return c.nextID
+}
+
+func (c *Core) emit(a Action) { c.actions = append(c.actions, a) }
+
+// record keeps a decision and publishes it.
+func (c *Core) record(d Decision) {
+	c.log.add(d)
+	c.emit(Action{Kind: ActDecision, Decision: d})
+}
+
+func (c *Core) decide(now time.Time, kind DecisionKind, reason string) {
+	c.record(Decision{At: now, Kind: kind, Reason: reason})
+}
+
+// veto records why something was not sent, once per reason and state, so
+// a condition that holds for an hour is one line, not thousands.
+func (c *Core) veto(now time.Time, reason string) {
+	if reason == c.lastVeto {
+		return
+	}
+	c.lastVeto = reason
+	c.decide(now, DecisionVeto, reason)
+}
+
+func (c *Core) setStatus() {
+	s := c.state.String()
+	switch {
+	case c.paused:
+		s = "paused"
+	case c.wait.active():
+		s = "waiting: " + c.wait.kind
+	case c.state.InCycle():
+		s = fmt.Sprintf("cycle %d: %s", c.cycles, c.state)
+	}
+	if s != c.status {
+		c.status = s
+		c.emit(Action{Kind: ActStatus, Status: s})
+	}
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}

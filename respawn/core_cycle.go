@@ -1,0 +1,185 @@
+package respawn
+
+import (
+	"fmt"
+	"time"
+)
+
+// startCycle begins a respawn cycle with the update step.
+func (c *Core) startCycle(now time.Time, why string) {
+	c.cycles++
+	c.sendAttempts = 0
+	c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
+	c.enterState(now, SendingUpdate, fmt.Sprintf("idle confirmed: %s; cycle %d starts", why, c.cycles))
+}
+
+// stepText is what a sending state types.
+func (c *Core) stepText() string {
+	switch c.state {
+	case SendingUpdate:
+		return c.cfg.UpdatePrompt
+	case SendingClear:
+		return "/clear"
+	case SendingInit:
+		return "/init"
+	case SendingKickstart:
+		return c.cfg.KickstartPrompt
+	}
+	return ""
+}
+
+// onStepDelay types the step of a sending state, if the screen allows it.
+func (c *Core) onStepDelay(now time.Time) {
+	if !c.state.sending() || c.sendID != 0 {
+		return
+	}
+	if c.needScreen(tStepDelay) {
+		return
+	}
+	step := stepOf(c.state)
+	if c.facts.Working {
+		c.enterState(now, Watching, fmt.Sprintf("screen shows Claude working before %s was typed; cycle %d abandoned", step, c.cycles))
+		return
+	}
+	if quiet := now.Sub(c.lastWorking); quiet < c.cfg.CompletionConfirm {
+		// Never type within completion_confirm of work, whatever path led here.
+		c.t.arm(tStepDelay, c.lastWorking.Add(c.cfg.CompletionConfirm))
+		return
+	}
+	reason := c.blocker(now)
+	if reason == "" && !c.facts.PromptBox {
+		reason = "no Claude Code prompt box on screen"
+	}
+	if reason != "" {
+		c.veto(now, fmt.Sprintf("%s not typed: %s", step, reason))
+		c.t.arm(tStepDelay, now.Add(max(c.cfg.InterStepDelay, 5*time.Second)))
+		return
+	}
+	c.sendID = c.newID()
+	text := c.stepText()
+	c.emit(Action{Kind: ActSubmit, ID: c.sendID, Step: step, Text: text})
+	c.record(Decision{At: now, Kind: DecisionSend, Step: step, Text: text, Reason: fmt.Sprintf("cycle %d", c.cycles)})
+}
+
+// SendDone reports how typing text or pressing a key went.
+func (c *Core) SendDone(now time.Time, id uint64, err error) {
+	switch id {
+	case 0:
+		return
+	case c.acceptID, c.resumeID:
+		if err != nil {
+			c.decide(now, DecisionWarn, "send failed: "+err.Error())
+		}
+		if id == c.resumeID {
+			c.resumeID = 0
+		} else {
+			c.acceptID = 0
+		}
+		return
+	case c.sendID:
+	default:
+		return
+	}
+	c.sendID = 0
+	if !c.state.sending() {
+		return
+	}
+	step := stepOf(c.state)
+	if err != nil {
+		c.sendAttempts++
+		if c.sendAttempts < sendRetries {
+			c.decide(now, DecisionWarn, fmt.Sprintf("typing %s failed (attempt %d of %d): %v; retrying", step, c.sendAttempts, sendRetries, err))
+			c.t.arm(tStepDelay, now.Add(sendRetryDelay))
+			return
+		}
+		c.sendAttempts = 0
+		c.enterState(now, Watching, fmt.Sprintf("typing %s failed %d times: %v; cycle %d abandoned", step, sendRetries, err, c.cycles))
+		return
+	}
+	c.sendAttempts = 0
+	c.stepSentAt = now
+	c.det.Reset()
+	c.completionAt = time.Time{}
+	c.hooks.stopAt = time.Time{}
+	c.enterState(now, waitingFor[c.state], string(step)+" typed")
+	c.Tick(now)
+}
+
+// onStepConfirm ends a waiting state after enough silence, if the screen
+// shows the step's turn over.
+func (c *Core) onStepConfirm(now time.Time) {
+	switch c.state {
+	case WaitingUpdate, WaitingClear, WaitingInit, WaitingKickstart:
+	default:
+		return
+	}
+	if quiet := c.stepSilence(); now.Sub(c.lastOutput) < quiet {
+		c.t.arm(tStepConfirm, c.lastOutput.Add(quiet))
+		return
+	}
+	if c.needScreen(tStepConfirm) {
+		return
+	}
+	step := stepOf(c.state)
+	if c.facts.Working {
+		c.veto(now, fmt.Sprintf("%s still running: screen shows Claude working", step))
+		c.t.arm(tStepConfirm, now.Add(c.cfg.CompletionConfirm))
+		return
+	}
+	if b := c.blocker(now); b != "" {
+		c.veto(now, fmt.Sprintf("%s waits: %s", step, b))
+		return
+	}
+	c.stepDone(now, fmt.Sprintf("%s finished: %s of silence", step, now.Sub(c.lastOutput).Round(time.Second)))
+}
+
+// stepDone moves to the next step, or ends the cycle.
+func (c *Core) stepDone(now time.Time, why string) {
+	switch c.state {
+	case WaitingUpdate:
+		switch {
+		case c.cfg.SendClear:
+			c.enterState(now, SendingClear, why)
+		case c.cfg.SendInit:
+			c.enterState(now, SendingInit, why+"; /clear skipped (send_clear = false)")
+		default:
+			c.completeCycle(now, why+"; /clear and /init skipped")
+		}
+	case WaitingClear:
+		if c.cfg.SendInit {
+			c.enterState(now, SendingInit, why)
+		} else {
+			c.completeCycle(now, why+"; /init skipped (send_init = false)")
+		}
+	case WaitingInit:
+		if c.cfg.KickstartPrompt != "" {
+			c.enterState(now, MonitoringInit, why)
+		} else {
+			c.completeCycle(now, why+"; no kickstart prompt")
+		}
+	case WaitingKickstart:
+		c.completeCycle(now, why)
+	}
+}
+
+func (c *Core) onClearFallback(now time.Time) {
+	if c.state == WaitingClear {
+		c.stepDone(now, fmt.Sprintf("/clear fallback: nothing confirmed it within %s, proceeding", clearFallback))
+	}
+}
+
+func (c *Core) onInitGrace(now time.Time) {
+	if c.state != MonitoringInit {
+		return
+	}
+	c.enterState(now, SendingKickstart, fmt.Sprintf("/init started no work within %s", initGrace))
+}
+
+// completeCycle ends a cycle and goes back to watching.
+func (c *Core) completeCycle(now time.Time, why string) {
+	c.det.Reset()
+	c.completionAt = time.Time{}
+	c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
+	c.quietFrom = now
+	c.enterState(now, Watching, fmt.Sprintf("cycle %d complete: %s", c.cycles, why))
+}

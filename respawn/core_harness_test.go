@@ -1,0 +1,248 @@
+package respawn
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Screens built from rows of real Claude Code 2.1.328 captures
+// (reference/claude-code-tui.md §4).
+var (
+	rowRule       = strings.Repeat("─", 80)
+	rowPrompt     = "❯\u00a0"
+	rowFooterIdle = "  ⏸ manual mode on · ? for shortcuts"
+	rowFooterBusy = "  ⏸ manual mode on · esc to interrupt"
+	header        = []string{" ▐▛███▛█   Claude Code v2.1.328", "▝▜██████▀  Opus 5.5 · API Usage Billing", " ▝▝   ▝▝   /home/dev/proj", ""}
+)
+
+func screenOf(rows ...string) []string {
+	return append(append([]string{}, header...), rows...)
+}
+
+func idleScreen() []string {
+	return screenOf("❯ hello there", "", "● Hello from the fake Anthropic API.", "", "✻ Churned for 3s · done 6:47 PM", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+}
+
+func workingScreen() []string {
+	return screenOf("❯ hello there", "", "✢ Enchanting… (3s · ↓ 2 tokens)", "", rowRule, rowPrompt, rowRule, rowFooterBusy)
+}
+
+func planScreen() []string {
+	return screenOf("● The plan is ready.", "  "+strings.Repeat("─", 60), "   Ready to code?", "", "   Here is Claude's plan:",
+		"   Fake plan: add hello.txt", "   1. Create hello.txt with a greeting", "  "+strings.Repeat("─", 60),
+		"   Claude has written up a plan and is ready to execute. Would you like to proceed?", "",
+		"   ❯ 1. Yes, and use auto mode", "     2. Yes, manually approve edits", "     3. Tell Claude what to change",
+		"        shift+tab to approve with this feedback", "", "   ctrl+g to edit in Vim · ~/.claude/plans/cozy-petting-rivest.md")
+}
+
+func questionScreen() []string {
+	return screenOf(rowRule, " ☐ Database", "", "Which database should the project use?", "", "❯ 1. PostgreSQL", "     Relational, strong consistency",
+		"  2. SQLite", "     Embedded, zero setup", "  3. Type something.", rowRule, "  4. Chat about this", "",
+		"Enter to select · ↑/↓ to navigate · Esc to cancel")
+}
+
+func permissionScreen() []string {
+	return screenOf(rowRule, " Bash command", "", " Delete build output", " rm -rf ./build-output", " This command requires approval",
+		" Do you want to proceed?", " ❯ 1. Yes", "   2. Yes, and don't ask again", "   3. No", "", " Esc to cancel · Tab to amend")
+}
+
+func shellScreen() []string { return []string{"root@host:~# ls", "file.txt", "root@host:~# "} }
+
+const (
+	chunkWorking    = "\x1b[38;5;211m✢\x1b[39m \x1b[38;5;211mEnchanting…\x1b[39m \x1b[38;5;246m(3s · ↓ 2 tokens)\x1b[39m"
+	chunkCompletion = "\x1b[2m✻ Churned for 3s · done 6:47 PM\x1b[22m"
+	chunkText       = "● Here is some reply text that streams."
+)
+
+// sent is one thing the fake terminal received.
+type sent struct {
+	at   time.Duration // since the harness started
+	what string        // "submit: text" or "press: Enter"
+}
+
+// harness drives a Core by hand: time passes only through advance, and the
+// fake terminal answers snapshots at once with its current screen.
+type harness struct {
+	t       tb
+	c       *Core
+	start   time.Time
+	now     time.Time
+	screen  []string
+	sent    []sent
+	checks  []Action // checks asked, in order
+	sendErr error
+	log     []Decision
+}
+
+func testConfig() Config {
+	cfg := DefaultConfig()
+	cfg.AIIdleCheck.Enabled = false
+	cfg.AIPlanCheck.Enabled = false
+	cfg.KickstartPrompt = "continue with the next task"
+	return cfg
+}
+
+// tb is what the harness needs of *testing.T and *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func newHarness(t tb, cfg Config) *harness {
+	t.Helper()
+	start := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", cfg, nil), start: start, now: start, screen: idleScreen()}
+	h.c.Start(h.now)
+	h.perform()
+	return h
+}
+
+// perform carries out the core's actions like a loop with an instant terminal.
+func (h *harness) perform() {
+	for {
+		actions := h.c.Actions()
+		if len(actions) == 0 {
+			return
+		}
+		for _, a := range actions {
+			switch a.Kind {
+			case ActSnapshot:
+				h.c.Screen(h.now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.now})
+			case ActSubmit:
+				h.sent = append(h.sent, sent{h.now.Sub(h.start), "submit: " + a.Text})
+				h.c.SendDone(h.now, a.ID, h.sendErr)
+			case ActPress:
+				h.sent = append(h.sent, sent{h.now.Sub(h.start), "press: " + string(a.Key)})
+				h.c.SendDone(h.now, a.ID, h.sendErr)
+			case ActCheck:
+				h.checks = append(h.checks, a)
+			case ActDecision:
+				h.log = append(h.log, a.Decision)
+			}
+		}
+	}
+}
+
+// advance moves time forward by d, firing every deadline on the way at
+// its exact time.
+func (h *harness) advance(d time.Duration) {
+	h.t.Helper()
+	target := h.now.Add(d)
+	for {
+		at, ok := h.c.Deadline()
+		if !ok || at.After(target) {
+			break
+		}
+		if at.After(h.now) {
+			h.now = at
+		}
+		h.c.Tick(h.now)
+		h.perform()
+	}
+	h.now = target
+}
+
+func (h *harness) output(chunk string) {
+	h.c.Output(h.now, []byte(chunk))
+	h.perform()
+}
+
+func (h *harness) hook(k HookKind, mod ...func(*Hook)) {
+	hk := Hook{Kind: k, At: h.now}
+	for _, m := range mod {
+		m(&hk)
+	}
+	h.c.Hook(h.now, hk)
+	h.perform()
+}
+
+func (h *harness) answer(res CheckResult, err error) {
+	h.t.Helper()
+	if len(h.checks) == 0 {
+		h.t.Fatal("no check was asked")
+	}
+	a := h.checks[0]
+	h.checks = h.checks[1:]
+	h.c.CheckDone(h.now, a.ID, res, err)
+	h.perform()
+}
+
+// work simulates Claude working for d: a spinner frame every 200ms.
+func (h *harness) work(d time.Duration) {
+	h.screen = workingScreen()
+	for end := h.now.Add(d); h.now.Before(end); {
+		h.output(chunkWorking)
+		h.advance(200 * time.Millisecond)
+	}
+}
+
+// finishTurn prints the completion line and shows the idle screen.
+func (h *harness) finishTurn() {
+	h.screen = idleScreen()
+	h.output(chunkCompletion)
+}
+
+func (h *harness) states() []string {
+	var out []string
+	for _, d := range h.log {
+		if d.Kind == DecisionState {
+			out = append(out, d.To)
+		}
+	}
+	return out
+}
+
+func (h *harness) sends() []string {
+	var out []string
+	for _, s := range h.sent {
+		out = append(out, s.what)
+	}
+	return out
+}
+
+func (h *harness) wantState(s State) {
+	h.t.Helper()
+	if h.c.State() != s {
+		h.t.Fatalf("state = %s, want %s\n%s", h.c.State(), s, h.dump())
+	}
+}
+
+func (h *harness) wantSends(want ...string) {
+	h.t.Helper()
+	got := h.sends()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		h.t.Fatalf("sent:\n  %s\nwant:\n  %s\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), h.dump())
+	}
+}
+
+func (h *harness) wantDecision(substr string) {
+	h.t.Helper()
+	for _, d := range h.log {
+		if strings.Contains(d.String(), substr) {
+			return
+		}
+	}
+	h.t.Fatalf("no decision contains %q\n%s", substr, h.dump())
+}
+
+func (h *harness) dump() string {
+	var b strings.Builder
+	for _, d := range h.log {
+		fmt.Fprintf(&b, "  %7.1fs %s\n", d.At.Sub(h.start).Seconds(), d)
+	}
+	return b.String()
+}
+
+// untilCycleEnds advances in small steps until cycle n is over.
+func (h *harness) untilCycleEnds(n int) {
+	h.t.Helper()
+	for i := 0; i < 100000; i++ {
+		if h.c.Cycles() >= n && h.c.State() == Watching {
+			return
+		}
+		h.advance(100 * time.Millisecond)
+	}
+	h.t.Fatalf("cycle %d never ended\n%s", n, h.dump())
+}

@@ -1,0 +1,268 @@
+package respawn
+
+import (
+	"fmt"
+	"time"
+)
+
+// hookFlags is what hooks have told about the pane.
+type hookFlags struct {
+	stopAt       time.Time // a Stop not yet confirmed
+	idlePrompt   bool      // the pending confirmation came from idle_prompt
+	question     time.Time // AskUserQuestion pending since
+	permission   time.Time // a permission prompt pending since
+	elicitation  time.Time // an elicitation dialog pending since
+	planAt       time.Time // ExitPlanMode approval announced
+	background   int       // background tasks running at the last Stop
+	turnFailedAt time.Time // StopFailure
+	turnFailed   string
+	promptAt     time.Time // last UserPromptSubmit
+	last         Hook
+}
+
+// clearDialogs forgets pending dialogs: the turn went on, so they were answered.
+func (h *hookFlags) clearDialogs() {
+	h.question, h.permission, h.elicitation = time.Time{}, time.Time{}, time.Time{}
+}
+
+// Output feeds one chunk of the pane's output, received at now.
+func (c *Core) Output(now time.Time, chunk []byte) {
+	if c.state == Stopped || len(chunk) == 0 {
+		return
+	}
+	f := c.det.Feed(chunk)
+	c.outputSeq++
+	c.lastOutput = now
+	c.outputSinceEnter = true
+	c.stuckRecoveries = 0
+	if f.Tokens >= 0 && f.Tokens != c.tokens {
+		c.tokens, c.lastTokenChange = f.Tokens, now
+	}
+	switch {
+	case f.Completion:
+		c.onCompletion(now)
+	case f.Working:
+		c.onWorking(now, "working output")
+	case f.Visible > 2:
+		c.onActivity(now)
+	}
+	c.rearmOnOutput()
+	c.Tick(now)
+}
+
+// rearmOnOutput restarts the silence timers of the current state.
+func (c *Core) rearmOnOutput() {
+	if c.paused || c.state == Stopped {
+		return
+	}
+	switch c.state {
+	case Watching:
+		c.armSilenceTimers()
+	case ConfirmingIdle:
+		c.armSilenceTimers()
+		c.t.stop(tAutoAccept)
+	case WaitingUpdate, WaitingClear, WaitingInit, WaitingKickstart:
+		c.t.arm(tStepConfirm, c.lastOutput.Add(c.stepSilence()))
+	}
+	c.armStuck()
+}
+
+// stepSilence is the silence that ends a step: completion_confirm, or the
+// short hook window once Claude's Stop hook said the step's turn ended.
+func (c *Core) stepSilence() time.Duration {
+	if !c.hooks.stopAt.IsZero() && c.hooks.stopAt.After(c.stepSentAt) {
+		return min(hookConfirmDelay, c.cfg.CompletionConfirm)
+	}
+	return c.cfg.CompletionConfirm
+}
+
+func (c *Core) onCompletion(now time.Time) {
+	c.completionAt = now
+	if c.state == Watching && !c.paused {
+		c.enterState(now, ConfirmingIdle, "completion line in the output")
+	}
+}
+
+// onWorking handles evidence that Claude is working.
+func (c *Core) onWorking(now time.Time, why string) {
+	c.lastWorking = latest(c.lastWorking, now)
+	c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
+	c.hooks.elicitation = time.Time{}
+	c.completionAt = time.Time{}
+	c.cancelPlanCheck(now, "working during plan check")
+	switch {
+	case c.state == ConfirmingIdle:
+		c.enterState(now, Watching, why+" during confirmation")
+	case c.state == AIChecking:
+		c.cancelIdleCheck()
+		c.enterState(now, Watching, why+" during AI check; its answer would be stale")
+	case c.state.sending() && c.sendID == 0:
+		c.enterState(now, Watching, fmt.Sprintf("%s before %s was typed; cycle %d abandoned", why, stepOf(c.state), c.cycles))
+	case c.state == MonitoringInit:
+		c.completeCycle(now, "/init started work, kickstart skipped")
+	case c.state == WaitingUpdate || c.state == WaitingInit || c.state == WaitingKickstart:
+		c.t.arm(tStepConfirm, latest(now, c.lastOutput).Add(c.cfg.CompletionConfirm))
+	}
+}
+
+// onActivity handles visible output that is neither work nor a completion.
+func (c *Core) onActivity(now time.Time) {
+	c.cancelPlanCheck(now, "new output during plan check")
+	if c.state == AIChecking {
+		c.cancelIdleCheck()
+		c.enterState(now, Watching, "output during AI check; its answer would be stale")
+	}
+}
+
+// Screen delivers a rendered screen. Decisions that waited for a fresh
+// screen run now.
+func (c *Core) Screen(now time.Time, s Screen) {
+	if s.At.IsZero() {
+		s.At = now
+	}
+	c.snapshotID = 0
+	c.t.stop(tScreenRetry)
+	if c.state == Stopped {
+		return
+	}
+	c.screen, c.facts, c.screenSeq = s, c.pat.Classify(s), c.snapshotSeq
+	if c.facts.Working && c.screenFresh() {
+		c.onWorking(now, "screen shows Claude working")
+	}
+	for t, waiting := range c.waitingScreen {
+		if waiting {
+			c.waitingScreen[t] = false
+			c.fire(now, timer(t))
+		}
+	}
+	c.Tick(now)
+}
+
+// SnapshotFailed reports that the screen could not be read.
+func (c *Core) SnapshotFailed(now time.Time, err error) {
+	c.snapshotID = 0
+	if c.state == Stopped {
+		return
+	}
+	c.veto(now, "cannot read the screen: "+err.Error())
+	c.t.arm(tScreenRetry, now.Add(sendRetryDelay))
+}
+
+// screenFresh reports whether no output arrived since the current screen
+// was asked for. Counting chunks rather than comparing times keeps this
+// exact when output and snapshot share a timestamp.
+func (c *Core) screenFresh() bool {
+	return !c.screen.At.IsZero() && c.screenSeq == c.outputSeq
+}
+
+// needScreen reports whether timer t's decision must wait for a fresh
+// screen; the decision then runs again when it arrives.
+func (c *Core) needScreen(t timer) bool {
+	if c.screenFresh() {
+		return false
+	}
+	c.waitingScreen[t] = true
+	c.requestSnapshot()
+	return true
+}
+
+func (c *Core) requestSnapshot() {
+	if c.snapshotID != 0 || c.state == Stopped {
+		return
+	}
+	c.snapshotID, c.snapshotSeq = c.newID(), c.outputSeq
+	c.emit(Action{Kind: ActSnapshot, ID: c.snapshotID})
+}
+
+// Hook delivers an interpreted Claude Code hook signal.
+func (c *Core) Hook(now time.Time, h Hook) {
+	if c.state == Stopped {
+		return
+	}
+	if h.At.IsZero() {
+		h.At = now
+	}
+	c.hooks.last = h
+	reason := "hook " + h.Kind.String()
+	if h.Tool != "" {
+		reason += " (" + h.Tool + ")"
+	}
+	if (h.Kind == HookStop || h.Kind == HookIdlePrompt) && c.lastWorking.After(h.At) {
+		c.decide(now, DecisionSkip, reason+" is stale: Claude worked after it")
+		return
+	}
+	c.decide(now, DecisionHook, reason)
+	c.applyHook(now, h)
+	c.Tick(now)
+}
+
+func (c *Core) applyHook(now time.Time, h Hook) {
+	switch h.Kind {
+	case HookStop:
+		c.hooks.clearDialogs()
+		if h.Background > 0 {
+			c.hooks.background = h.Background
+			c.decide(now, DecisionWait, fmt.Sprintf("Stop with %d background task(s) running: Claude goes on when they report", h.Background))
+			return
+		}
+		c.hooks.background = 0
+		c.hooks.stopAt, c.hooks.idlePrompt = h.At, false
+		c.onIdleHook(now, "Stop hook")
+	case HookIdlePrompt:
+		c.hooks.stopAt, c.hooks.idlePrompt = h.At, true
+		c.onIdleHook(now, "idle_prompt hook")
+	case HookPromptSubmitted:
+		c.hooks.clearDialogs()
+		c.hooks.background, c.hooks.promptAt = 0, h.At
+		c.onWorking(now, "prompt submitted (hook)")
+	case HookToolStarted:
+		c.hooks.clearDialogs()
+		c.onWorking(now, "tool "+h.Tool+" started (hook)")
+	case HookToolFinished:
+		c.hooks.permission = time.Time{}
+		c.lastWorking = latest(c.lastWorking, now)
+	case HookQuestionPending:
+		c.hooks.question = now
+	case HookQuestionAnswered:
+		c.hooks.question, c.hooks.permission = time.Time{}, time.Time{}
+		c.lastWorking = latest(c.lastWorking, now)
+	case HookPlanApproval:
+		c.hooks.planAt = now
+	case HookPermissionPrompt:
+		c.hooks.permission = now
+	case HookElicitation:
+		c.hooks.elicitation = now
+	case HookClearFinished:
+		if c.state == WaitingClear {
+			c.stepDone(now, "/clear finished (SessionStart hook)")
+		}
+	case HookTurnFailed:
+		c.hooks.turnFailedAt, c.hooks.turnFailed = h.At, h.Error
+	case HookSessionEnded:
+		c.decide(now, DecisionWarn, "Claude Code exited ("+h.Message+"); nothing is typed into a shell")
+	}
+}
+
+// onIdleHook starts the short confirmation that follows a Stop or
+// idle_prompt hook.
+func (c *Core) onIdleHook(now time.Time, why string) {
+	if c.paused {
+		return
+	}
+	switch c.state {
+	case Watching:
+		c.enterState(now, ConfirmingIdle, why)
+	case AIChecking:
+		c.cancelIdleCheck()
+		c.enterState(now, ConfirmingIdle, why+" during AI check")
+	case ConfirmingIdle:
+		c.t.stop(tCompletionConfirm)
+		c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(hookConfirmDelay))
+	case WaitingUpdate, WaitingInit, WaitingKickstart, WaitingClear:
+		c.t.arm(tStepConfirm, latest(now, c.lastOutput).Add(c.stepSilence()))
+	}
+	if c.hooks.idlePrompt && c.state == ConfirmingIdle {
+		// idle_prompt comes a minute after the turn ended: no wait needed.
+		c.t.arm(tHookConfirm, now)
+	}
+}

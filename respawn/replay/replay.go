@@ -1,0 +1,226 @@
+package replay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// DefaultMaxTail is how long the clock keeps running after the last event
+// (30 virtual minutes).
+const DefaultMaxTail = 30 * time.Minute
+
+// quietAfter ends the tail once the controller has decided nothing for
+// this long while watching.
+const quietAfter = 5 * time.Minute
+
+// Options configure a replay.
+type Options struct {
+	Config   respawn.Config
+	Patterns *respawn.Patterns // nil: respawn.DefaultPatterns
+	// Interpret turns a hook payload from an "m" event into a signal; nil
+	// ignores hook markers.
+	Interpret func(payload []byte) (respawn.Hook, bool)
+	MaxTail   time.Duration // default DefaultMaxTail
+}
+
+// Entry is one line of the timeline.
+type Entry struct {
+	T      float64              `json:"t"`
+	Event  string               `json:"event"`
+	From   string               `json:"from,omitempty"`
+	To     string               `json:"to,omitempty"`
+	Step   respawn.Step         `json:"step,omitempty"`
+	Text   *string              `json:"text,omitempty"`
+	Key    respawn.Key          `json:"key,omitempty"`
+	Reason string               `json:"reason,omitempty"`
+	Kind   respawn.DecisionKind `json:"-"`
+}
+
+// String renders an entry for the plain timeline.
+func (e Entry) String() string {
+	switch {
+	case e.Event == "state":
+		return fmt.Sprintf("%9.3fs  state  %s -> %s: %s", e.T, e.From, e.To, e.Reason)
+	case e.Event == "send" && e.Key != "":
+		return fmt.Sprintf("%9.3fs  send   key %s (%s): %s", e.T, e.Key, e.Step, e.Reason)
+	case e.Event == "send":
+		return fmt.Sprintf("%9.3fs  send   %q (%s)", e.T, *e.Text, e.Step)
+	}
+	return fmt.Sprintf("%9.3fs  %-6s %s", e.T, e.Event, e.Reason)
+}
+
+// run is one replay in progress.
+type run struct {
+	opts     Options
+	core     *respawn.Core
+	emu      *vt.Emulator
+	start    time.Time
+	now      time.Time
+	timeline []Entry
+	done     bool
+}
+
+// Run replays c and returns the controller's timeline. AI checks are off:
+// there is no session to ask.
+func Run(c *Cast, opts Options) ([]Entry, error) {
+	cfg := opts.Config
+	cfg.AIIdleCheck.Enabled = false
+	cfg.AIPlanCheck.Enabled = false
+	if opts.MaxTail == 0 {
+		opts.MaxTail = DefaultMaxTail
+	}
+	start := time.Unix(c.Header.Timestamp, 0).UTC()
+	if c.Header.Timestamp == 0 {
+		start = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	}
+	r := &run{
+		opts:  opts,
+		core:  respawn.NewCore("replay:"+c.Name, cfg, opts.Patterns),
+		emu:   vt.NewEmulator(c.Header.Width, c.Header.Height),
+		start: start,
+		now:   start,
+	}
+	defer r.emu.Close()
+	// The emulator answers terminal queries on its input side; nothing
+	// reads them here, so drain them or its writes would block.
+	go io.Copy(io.Discard, r.emu)
+
+	r.core.Start(start)
+	r.perform()
+	for _, ev := range c.Events {
+		if r.done {
+			break
+		}
+		r.advance(start.Add(seconds(ev.Time)))
+		if err := r.apply(ev); err != nil {
+			return r.timeline, fmt.Errorf("%s:%d: %w", c.Name, ev.Line, err)
+		}
+	}
+	r.tail(opts.MaxTail)
+	return r.timeline, nil
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func (r *run) apply(ev Event) error {
+	switch ev.Kind {
+	case "o":
+		r.emu.WriteString(ev.Data)
+		r.core.Output(r.now, []byte(ev.Data))
+	case "r":
+		var w, h int
+		if _, err := fmt.Sscanf(ev.Data, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 {
+			return fmt.Errorf("resize %q: want COLSxROWS", ev.Data)
+		}
+		r.emu.Resize(w, h)
+	case "m":
+		payload, ok := strings.CutPrefix(ev.Data, "hook:")
+		if !ok || r.opts.Interpret == nil {
+			return nil
+		}
+		if !json.Valid([]byte(payload)) {
+			return errors.New("hook marker is not valid JSON")
+		}
+		if h, ok := r.opts.Interpret([]byte(payload)); ok {
+			h.At = r.now
+			r.core.Hook(r.now, h)
+		}
+	}
+	r.perform()
+	return nil
+}
+
+// advance runs the core's deadlines up to t, each at its own time.
+func (r *run) advance(t time.Time) {
+	for !r.done {
+		at, ok := r.core.Deadline()
+		if !ok || at.After(t) {
+			break
+		}
+		if at.After(r.now) {
+			r.now = at
+		}
+		r.core.Tick(r.now)
+		r.perform()
+	}
+	if t.After(r.now) {
+		r.now = t
+	}
+}
+
+// tail keeps the clock running after the recording until the controller
+// has finished a cycle begun after it, has been quiet for a while, or
+// maxTail has passed.
+func (r *run) tail(maxTail time.Duration) {
+	end, cycles := r.now, r.core.Cycles()
+	lastDecision := r.now
+	for !r.done && r.now.Sub(end) < maxTail {
+		at, ok := r.core.Deadline()
+		if !ok || at.Sub(end) > maxTail {
+			break
+		}
+		n := len(r.timeline)
+		r.advance(at)
+		if len(r.timeline) > n {
+			lastDecision = r.now
+		}
+		watching := r.core.State() == respawn.Watching
+		if watching && r.core.Cycles() > cycles {
+			break
+		}
+		if watching && r.now.Sub(lastDecision) >= quietAfter {
+			break
+		}
+	}
+}
+
+// perform carries out the core's actions at once, in virtual time.
+func (r *run) perform() {
+	for {
+		actions := r.core.Actions()
+		if len(actions) == 0 {
+			return
+		}
+		for _, a := range actions {
+			switch a.Kind {
+			case respawn.ActSnapshot:
+				r.core.Screen(r.now, r.screen())
+			case respawn.ActSubmit, respawn.ActPress:
+				r.core.SendDone(r.now, a.ID, nil)
+			case respawn.ActCheck:
+				r.core.CheckDone(r.now, a.ID, respawn.CheckResult{}, respawn.ErrCheckerUnavailable)
+			case respawn.ActDecision:
+				r.record(a.Decision)
+			case respawn.ActDone:
+				r.done = true
+			}
+		}
+	}
+}
+
+func (r *run) record(d respawn.Decision) {
+	e := Entry{T: d.At.Sub(r.start).Seconds(), Event: string(d.Kind), From: d.From, To: d.To, Step: d.Step, Key: d.Key, Reason: d.Reason, Kind: d.Kind}
+	if d.Kind == respawn.DecisionSend && d.Key == "" {
+		text := d.Text
+		e.Text = &text
+		e.Reason = ""
+	}
+	r.timeline = append(r.timeline, e)
+}
+
+// screen renders the emulator's screen.
+func (r *run) screen() respawn.Screen {
+	lines := strings.Split(r.emu.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return respawn.Screen{Lines: lines, Width: r.emu.Width(), Height: r.emu.Height(), At: r.now}
+}

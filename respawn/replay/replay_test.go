@@ -1,0 +1,231 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected timelines in testdata")
+
+// draw returns the bytes a full-screen TUI writes to show rows.
+func draw(rows ...string) string {
+	var b strings.Builder
+	b.WriteString("\x1b[H\x1b[2J")
+	for i, r := range rows {
+		fmt.Fprintf(&b, "\x1b[%d;1H%s", i+1, r)
+	}
+	return b.String()
+}
+
+var (
+	rule    = strings.Repeat("─", 60)
+	box     = []string{rule, "❯\u00a0", rule}
+	idleFtr = "  ⏸ manual mode on · ? for shortcuts"
+	busyFtr = "  ⏸ manual mode on · esc to interrupt"
+)
+
+// syntheticCast is a turn that works for 20 s and ends.
+func syntheticCast(t *testing.T) *Cast {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Width: 80, Height: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := 0.0
+	for ; sec < 20; sec += 0.2 {
+		frame := draw(append(append([]string{"❯ fix the bug", "", fmt.Sprintf("✢ Enchanting… (%ds · ↓ %d tokens)", int(sec), int(sec*10))}, box...), busyFtr)...)
+		w.Write(sec, "o", frame)
+	}
+	w.Write(sec, "o", draw(append(append([]string{"❯ fix the bug", "● Fixed.", "✻ Churned for 20s · done 6:47 PM"}, box...), idleFtr)...))
+	c, err := Read(&buf, "synthetic.cast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func testConfig() respawn.Config {
+	cfg := respawn.DefaultConfig()
+	cfg.KickstartPrompt = "continue with the next task"
+	return cfg
+}
+
+func sends(tl []Entry) []string {
+	var out []string
+	for _, e := range tl {
+		if e.Event == "send" {
+			if e.Key != "" {
+				out = append(out, "key "+string(e.Key))
+			} else {
+				out = append(out, *e.Text)
+			}
+		}
+	}
+	return out
+}
+
+func TestRun_CycleAfterTurn(t *testing.T) {
+	tl, err := Run(syntheticCast(t), Options{Config: testConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{respawn.DefaultUpdatePrompt, "/clear", "/init", "continue with the next task"}
+	if got := sends(tl); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("sends = %q\nwant %q\n%s", got, want, timelineText(tl))
+	}
+	for _, e := range tl {
+		if e.Event == "send" && e.T < 30 {
+			t.Fatalf("typed at %.1fs, while Claude worked or right after:\n%s", e.T, timelineText(tl))
+		}
+	}
+}
+
+func TestRead_Errors(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"Empty", "", "empty recording"},
+		{"BadHeader", "{\"version\":2", "x.cast:1: header"},
+		{"Version", `{"version":1,"width":80,"height":24}`, "version 1"},
+		{"BadEvent", "{\"version\":2,\"width\":80,\"height\":24}\n[0.1, \"o\", \"a\"]\n[0.2, \"o\"]\n", "x.cast:3: event has 2 fields"},
+		{"BackInTime", "{\"version\":2,\"width\":80,\"height\":24}\n[0.5, \"o\", \"a\"]\n[0.2, \"o\", \"b\"]\n", "x.cast:3: time 0.200000 goes back"},
+		{"Kind", "{\"version\":2,\"width\":80,\"height\":24}\n[0.5, \"x\", \"a\"]\n", "x.cast:2: unknown event kind"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tc.text), "x.cast")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestWriter_SplitUTF8(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{Width: 10, Height: 2})
+	b := []byte("a✻b")
+	w.Output(0.1, b[:2])
+	w.Output(0.2, b[2:])
+	c, err := Read(&buf, "split.cast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for _, e := range c.Events {
+		got += e.Data
+	}
+	if got != "a✻b" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// TestGolden replays every recording under testdata/ and compares the
+// timeline with its .timeline file (regenerate with -update; review the diff).
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "replay", "*.cast"))
+	if len(files) == 0 {
+		t.Skip("no recordings in respawn/testdata/replay")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			f, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			c, err := Read(f, filepath.Base(file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := Run(c, Options{Config: testConfig(), Interpret: testInterpret})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := timelineJSON(tl)
+			golden := strings.TrimSuffix(file, ".cast") + ".timeline"
+			if *update {
+				os.WriteFile(golden, []byte(got), 0o644)
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Fatalf("timeline of %s changed:\n%s\nwant:\n%s", file, got, want)
+			}
+		})
+	}
+}
+
+func timelineText(tl []Entry) string {
+	var b strings.Builder
+	for _, e := range tl {
+		b.WriteString(e.String() + "\n")
+	}
+	return b.String()
+}
+
+func timelineJSON(tl []Entry) string {
+	var b strings.Builder
+	for _, e := range tl {
+		e.T = float64(time.Duration(e.T*1000)) / 1000 // millisecond precision keeps goldens stable
+		j, _ := json.Marshal(e)
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// testInterpret understands the few hook events the recordings carry; the
+// real mapping lives in package hooks, which respawn must not import.
+func testInterpret(payload []byte) (respawn.Hook, bool) {
+	var p struct {
+		Event  string `json:"hook_event_name"`
+		Tool   string `json:"tool_name"`
+		Source string `json:"source"`
+		Type   string `json:"notification_type"`
+		Tasks  []struct {
+			Status string `json:"status"`
+		} `json:"background_tasks"`
+	}
+	if json.Unmarshal(payload, &p) != nil {
+		return respawn.Hook{}, false
+	}
+	switch p.Event {
+	case "Stop":
+		n := 0
+		for _, t := range p.Tasks {
+			if t.Status == "running" {
+				n++
+			}
+		}
+		return respawn.Hook{Kind: respawn.HookStop, Background: n}, true
+	case "UserPromptSubmit":
+		return respawn.Hook{Kind: respawn.HookPromptSubmitted}, true
+	case "PreToolUse":
+		switch p.Tool {
+		case "AskUserQuestion":
+			return respawn.Hook{Kind: respawn.HookQuestionPending, Tool: p.Tool}, true
+		case "ExitPlanMode":
+			return respawn.Hook{Kind: respawn.HookPlanApproval, Tool: p.Tool}, true
+		}
+		return respawn.Hook{Kind: respawn.HookToolStarted, Tool: p.Tool}, true
+	case "PermissionRequest":
+		if p.Tool == "ExitPlanMode" {
+			return respawn.Hook{Kind: respawn.HookPlanApproval, Tool: p.Tool}, true
+		}
+		return respawn.Hook{Kind: respawn.HookPermissionPrompt, Tool: p.Tool}, true
+	case "StopFailure":
+		return respawn.Hook{Kind: respawn.HookTurnFailed}, true
+	}
+	return respawn.Hook{}, false
+}
