@@ -122,3 +122,14 @@ func countRunning(statuses []string) int {
 	}
 	return n
 }
+
+// InterpretPayload interprets a hook payload as Claude Code sends it on
+// stdin, for recordings that carry hook events (codeman replay).
+func InterpretPayload(payload []byte) (respawn.Hook, bool) {
+	m, err := parsePayload(payload)
+	if err != nil {
+		return respawn.Hook{}, false
+	}
+	_, h, ok := Interpret(m)
+	return h, ok
+}

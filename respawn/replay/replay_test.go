@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -145,7 +146,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tl, err := Run(c, Options{Config: testConfig(), Interpret: testInterpret})
+			tl, err := Run(c, Options{Config: testConfig(), Interpret: hooks.InterpretPayload})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,49 +184,4 @@ func timelineJSON(tl []Entry) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// testInterpret understands the few hook events the recordings carry; the
-// real mapping lives in package hooks, which respawn must not import.
-func testInterpret(payload []byte) (respawn.Hook, bool) {
-	var p struct {
-		Event  string `json:"hook_event_name"`
-		Tool   string `json:"tool_name"`
-		Source string `json:"source"`
-		Type   string `json:"notification_type"`
-		Tasks  []struct {
-			Status string `json:"status"`
-		} `json:"background_tasks"`
-	}
-	if json.Unmarshal(payload, &p) != nil {
-		return respawn.Hook{}, false
-	}
-	switch p.Event {
-	case "Stop":
-		n := 0
-		for _, t := range p.Tasks {
-			if t.Status == "running" {
-				n++
-			}
-		}
-		return respawn.Hook{Kind: respawn.HookStop, Background: n}, true
-	case "UserPromptSubmit":
-		return respawn.Hook{Kind: respawn.HookPromptSubmitted}, true
-	case "PreToolUse":
-		switch p.Tool {
-		case "AskUserQuestion":
-			return respawn.Hook{Kind: respawn.HookQuestionPending, Tool: p.Tool}, true
-		case "ExitPlanMode":
-			return respawn.Hook{Kind: respawn.HookPlanApproval, Tool: p.Tool}, true
-		}
-		return respawn.Hook{Kind: respawn.HookToolStarted, Tool: p.Tool}, true
-	case "PermissionRequest":
-		if p.Tool == "ExitPlanMode" {
-			return respawn.Hook{Kind: respawn.HookPlanApproval, Tool: p.Tool}, true
-		}
-		return respawn.Hook{Kind: respawn.HookPermissionPrompt, Tool: p.Tool}, true
-	case "StopFailure":
-		return respawn.Hook{Kind: respawn.HookTurnFailed}, true
-	}
-	return respawn.Hook{}, false
 }
