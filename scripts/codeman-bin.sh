@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Prints the path of the codeman binary: @codeman-bin, else codeman on PATH,
+# else the plugin's own bin/codeman, else builds that with go. Exits 1 with
+# a message on stderr when none can be had.
+set -u
+plugin_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$plugin_dir/scripts/variables.sh"
+source "$plugin_dir/scripts/helpers.sh"
+
+configured="$(get_tmux_option "$codeman_bin_option" "$codeman_bin_default")"
+if [ -n "$configured" ]; then
+	if [ -x "$configured" ]; then
+		printf '%s\n' "$configured"
+		exit 0
+	fi
+	echo "codeman: @codeman-bin is $configured, which is not an executable" >&2
+	exit 1
+fi
+if command -v codeman >/dev/null 2>&1; then
+	command -v codeman
+	exit 0
+fi
+own="$plugin_dir/bin/codeman"
+if [ -x "$own" ]; then
+	printf '%s\n' "$own"
+	exit 0
+fi
+if ! command -v go >/dev/null 2>&1; then
+	echo "codeman: no codeman binary on PATH or in $plugin_dir/bin, and Go is not installed to build one; install Go (https://go.dev/dl) or put codeman on PATH" >&2
+	exit 1
+fi
+mkdir -p "$plugin_dir/bin"
+if ! (cd "$plugin_dir" && go build -o "$own" ./cmd/codeman) >&2; then
+	echo "codeman: go build failed in $plugin_dir" >&2
+	exit 1
+fi
+printf '%s\n' "$own"

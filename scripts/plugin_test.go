@@ -1,0 +1,82 @@
+package scripts
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
+)
+
+func pluginPath(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "tmux-plugin.tmux"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestPlugin_BindsKeyAndStatus(t *testing.T) {
+	srv := tmuxtest.NewServer(t)
+	srv.NewSession("work", "sleep", "600")
+	srv.Tmux("set-option", "-g", "status-right", "#{codeman_status}%H:%M")
+	srv.Tmux("run-shell", pluginPath(t))
+
+	keys := srv.Tmux("list-keys", "-T", "prefix", "A")
+	if !strings.Contains(keys, "scripts/toggle.sh") || !strings.Contains(keys, "#{pane_id}") {
+		t.Fatalf("prefix A is bound to %q", keys)
+	}
+	right := srv.Tmux("show-options", "-gv", "status-right")
+	if strings.Contains(right, "codeman_status") || !strings.Contains(right, "@codeman-state") || !strings.HasSuffix(strings.TrimSpace(right), "%H:%M") {
+		t.Fatalf("status-right = %q", right)
+	}
+
+	// A reload changes nothing.
+	srv.Tmux("run-shell", pluginPath(t))
+	if again := srv.Tmux("show-options", "-gv", "status-right"); again != right {
+		t.Fatalf("reload changed status-right:\n%q\n%q", right, again)
+	}
+
+	// The state shows through the format without any process.
+	pane := strings.TrimSpace(srv.Tmux("display-message", "-p", "#{pane_id}"))
+	srv.Tmux("set-option", "-p", "-t", pane, "@codeman-state", "watching")
+	if got := srv.Tmux("display-message", "-p", "-t", pane, right); !strings.Contains(got, "[codeman watching]") {
+		t.Fatalf("status renders %q", got)
+	}
+}
+
+func TestPlugin_KeyOption(t *testing.T) {
+	srv := tmuxtest.NewServer(t)
+	srv.NewSession("work", "sleep", "600")
+	srv.Tmux("set-option", "-g", "@codeman-key", "y")
+	srv.Tmux("run-shell", pluginPath(t))
+	if keys := srv.Tmux("list-keys", "-T", "prefix", "y"); !strings.Contains(keys, "toggle.sh") {
+		t.Fatalf("prefix y is bound to %q", keys)
+	}
+}
+
+// codeman-bin.sh says what is missing when there is no binary and no Go.
+func TestCodemanBin_NoBinaryNoGo(t *testing.T) {
+	srv := tmuxtest.NewServer(t)
+	srv.NewSession("work", "sleep", "600")
+	plugin := t.TempDir()
+	for _, f := range []string{"codeman-bin.sh", "variables.sh", "helpers.sh"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(plugin, "scripts"), 0o755)
+		if err := os.WriteFile(filepath.Join(plugin, "scripts", f), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(filepath.Join(plugin, "scripts", "codeman-bin.sh"))
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "TMUX=" + srv.Socket() + ",0,0", "HOME=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "Go is not installed") {
+		t.Fatalf("codeman-bin.sh said %q", out)
+	}
+}
