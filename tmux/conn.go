@@ -1,0 +1,295 @@
+package tmux
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// conn is one `tmux -C` process attached to a session. Its reader
+// goroutine parses the stream and hands events to the owning Client; the
+// Client sends commands through it. Replies come back in the order the
+// commands were written (tmux answers each control line with exactly one
+// %begin block), so pending is a FIFO.
+type conn struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	stderr bytes.Buffer // what tmux said before leaving; read after done
+
+	writeMu sync.Mutex // orders writes, and so the FIFO
+
+	mu      sync.Mutex
+	pending []pendingCommand // one per command written, oldest first
+	exitMsg string           // the reason of %exit, if one came
+
+	ready chan struct{} // closed when the attach reply ended with %end
+	done  chan struct{} // closed when the reader returned and the process was reaped
+	err   error         // why the connection ended; read after done
+}
+
+// pendingCommand is a command waiting for its reply.
+type pendingCommand struct {
+	reply chan Reply // gets the Reply, or is closed if the connection ends; nil drops it
+	// relay re-reads the reply's lines as notifications. tmux 3.3 writes
+	// %continue and %pause straight into the reply block of the
+	// refresh-client -A that caused them (control.c), and refresh-client
+	// prints nothing else, so any line of its reply is a notification.
+	relay bool
+}
+
+// maxLine bounds one protocol line (an %output line of a very busy pane
+// is a few KiB; capture-pane replies are split into lines).
+const maxLine = 16 << 20
+
+// startConn starts `tmux -C attach-session` for session on srv. The
+// handler runs on the reader goroutine for every event but replies to
+// this client's commands.
+func startConn(srv Server, session string, pauseAfter time.Duration, handle func(*conn, Event)) (*conn, error) {
+	flags := "ignore-size" // never resize anyone's windows
+	if secs := int(pauseAfter / time.Second); secs > 0 {
+		// tmux 3.2+: a pane more than secs behind is paused (%pause)
+		// instead of the whole client being dropped as "too far behind".
+		flags += ",pause-after=" + strconv.Itoa(secs)
+	}
+	// "=" asks for the session by its exact name, not a prefix match.
+	argv := srv.globalArgs([]string{"-C", "attach-session", "-t", argvWord("=" + session), "-f", flags})
+	cmd := exec.Command("tmux", argv...)
+	cmd.Env = scrubEnv(os.Environ())
+	setProcessGroup(cmd)
+	c := &conn{cmd: cmd, ready: make(chan struct{}), done: make(chan struct{})}
+	cmd.Stderr = &lockedWriter{mu: &c.mu, w: &c.stderr}
+	var err error
+	if c.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("start tmux control client: %w", err)
+	}
+	if c.stdout, err = cmd.StdoutPipe(); err != nil {
+		return nil, fmt.Errorf("start tmux control client: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			err = ErrNotInstalled
+		}
+		return nil, fmt.Errorf("start tmux control client: %w", err)
+	}
+	go c.read(handle)
+	return c, nil
+}
+
+// waitReady waits until tmux accepted the attach, the process ended or
+// ctx is done.
+func (c *conn) waitReady(ctx context.Context) error {
+	select {
+	case <-c.ready:
+		return nil
+	case <-c.done:
+		return c.err
+	case <-ctx.Done():
+		return fmt.Errorf("attach tmux control client: %w", ctx.Err())
+	}
+}
+
+// read is the reader goroutine. It owns the parser and, once the stream
+// ends, reaps the process and closes done.
+func (c *conn) read(handle func(*conn, Event)) {
+	err := c.readLoop(handle)
+	waitErr := c.cmd.Wait()
+	c.mu.Lock()
+	c.err = c.endError(err, waitErr)
+	for _, pc := range c.pending {
+		if pc.reply != nil {
+			close(pc.reply)
+		}
+	}
+	c.pending = nil
+	c.mu.Unlock()
+	close(c.done)
+}
+
+func (c *conn) readLoop(handle func(*conn, Event)) error {
+	var p Parser
+	r := bufio.NewReaderSize(c.stdout, 64<<10)
+	var long []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(long)+len(chunk) > maxLine {
+				return fmt.Errorf("read tmux control stream: line longer than %d bytes", maxLine)
+			}
+			long = append(long, chunk...)
+			continue
+		}
+		if err != nil {
+			return err // io.EOF when tmux left
+		}
+		line := chunk[:len(chunk)-1]
+		if long != nil {
+			line = append(long, line...)
+			long = nil
+		}
+		ev, perr := p.Parse(line)
+		if perr != nil {
+			handle(c, Event{Kind: EventNotification, Name: "parse-error", Args: perr.Error()})
+			continue
+		}
+		c.dispatch(ev, handle)
+	}
+}
+
+// dispatch routes replies to their waiting commands and everything else to
+// the handler.
+func (c *conn) dispatch(ev Event, handle func(*conn, Event)) {
+	switch {
+	case ev.Kind == EventReply && !ev.Reply.FromClient():
+		// The attach-session that started this client.
+		if ev.Reply.Failed {
+			c.mu.Lock()
+			c.exitMsg = strings.Join(ev.Reply.Lines, "; ")
+			c.mu.Unlock()
+			return
+		}
+		select {
+		case <-c.ready:
+		default:
+			close(c.ready)
+		}
+	case ev.Kind == EventReply:
+		c.mu.Lock()
+		var pc pendingCommand
+		if len(c.pending) > 0 {
+			pc, c.pending = c.pending[0], c.pending[1:]
+		}
+		c.mu.Unlock()
+		if pc.relay && !ev.Reply.Failed {
+			relayLines(ev.Reply.Lines, func(ev Event) { c.dispatch(ev, handle) })
+			ev.Reply.Lines = nil
+		}
+		if pc.reply != nil {
+			pc.reply <- ev.Reply // buffered: never blocks
+		}
+	case ev.Kind == EventExit:
+		c.mu.Lock()
+		if ev.Reason != "" {
+			c.exitMsg = ev.Reason
+		}
+		c.mu.Unlock()
+		handle(c, ev)
+	case ev.Kind != EventNone:
+		handle(c, ev)
+	}
+}
+
+// endError says why the connection ended, in tmux's words when it gave any.
+func (c *conn) endError(readErr, waitErr error) error {
+	msg := c.exitMsg
+	if msg == "" {
+		msg = strings.TrimSpace(c.stderr.String())
+	}
+	switch {
+	case msg != "" && isNoServer(msg):
+		return fmt.Errorf("tmux control client: %w (%s)", ErrNoServer, msg)
+	case msg != "":
+		return fmt.Errorf("tmux control client exited: %s", msg)
+	case readErr != nil && !errors.Is(readErr, io.EOF):
+		return fmt.Errorf("tmux control client: %w", readErr)
+	case waitErr != nil:
+		return fmt.Errorf("tmux control client exited: %w", waitErr)
+	}
+	return errors.New("tmux control client exited")
+}
+
+// relayLines parses the lines of a reply that should have had none as
+// notifications of their own.
+func relayLines(lines []string, dispatch func(Event)) {
+	var p Parser
+	for _, l := range lines {
+		if ev, err := p.Parse([]byte(l)); err == nil && ev.Kind != EventReply && ev.Kind != EventNone {
+			dispatch(ev)
+		}
+	}
+}
+
+// send writes one command line. When pc.reply is not nil the command's
+// Reply is sent on it (it must have room for one), or it is closed if the
+// connection ends first.
+func (c *conn) send(line string, pc pendingCommand) error {
+	if line == "" || strings.ContainsAny(line, "\r\n") {
+		// An empty line detaches a control client; a newline would be one.
+		return fmt.Errorf("send control command %q: empty or multi-line", line)
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	c.mu.Lock()
+	select {
+	case <-c.done:
+		c.mu.Unlock()
+		return fmt.Errorf("send control command: %w", c.err)
+	default:
+	}
+	c.pending = append(c.pending, pc)
+	c.mu.Unlock()
+	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
+		return fmt.Errorf("send control command: %w", err)
+	}
+	return nil
+}
+
+// command sends line and waits for its reply.
+// With relay, the reply's lines are notifications (see pendingCommand).
+func (c *conn) command(ctx context.Context, line string, relay bool) (Reply, error) {
+	reply := make(chan Reply, 1)
+	if err := c.send(line, pendingCommand{reply: reply, relay: relay}); err != nil {
+		return Reply{}, err
+	}
+	select {
+	case r, ok := <-reply:
+		if !ok {
+			<-c.done
+			return Reply{}, fmt.Errorf("wait for tmux reply: %w", c.err)
+		}
+		return r, nil
+	case <-ctx.Done():
+		return Reply{}, fmt.Errorf("wait for tmux reply: %w", ctx.Err())
+	}
+}
+
+// close detaches: closing stdin makes tmux leave control mode. A client
+// that has not gone after closeGrace is killed with its process group.
+func (c *conn) close() {
+	const closeGrace = time.Second
+	c.writeMu.Lock()
+	_ = c.stdin.Close() // a second close or a dead pipe changes nothing here
+	c.writeMu.Unlock()
+	select {
+	case <-c.done:
+		return
+	case <-time.After(closeGrace):
+	}
+	killProcessGroup(c.cmd)
+	<-c.done
+}
+
+// pid returns the process id of the tmux client, for logs.
+func (c *conn) pid() int { return c.cmd.Process.Pid }
+
+// lockedWriter serialises writes to w with mu; stderr is copied by an
+// os/exec goroutine while endError may read it.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

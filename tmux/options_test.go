@@ -1,0 +1,139 @@
+package tmux
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
+)
+
+func TestServer_PaneOptions(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	pane := ts.NewSession("opt", "cat")
+	srv := Server{Socket: ts.Socket()}
+	ctx := context.Background()
+
+	if v, ok, err := srv.PaneOption(ctx, pane, OptionEnabled); err != nil || ok || v != "" {
+		t.Errorf("unset option = %q, %v, %v; want not set", v, ok, err)
+	}
+	for _, value := range []string{"overnight", "", "-dash", "ends;", "é ✻"} {
+		if err := srv.SetPaneOption(ctx, pane, OptionEnabled, value); err != nil {
+			t.Fatalf("set %q: %v", value, err)
+		}
+		if v, ok, err := srv.PaneOption(ctx, pane, OptionEnabled); err != nil || !ok || v != value {
+			t.Errorf("after set %q: got %q, %v, %v", value, v, ok, err)
+		}
+	}
+	if err := srv.UnsetPaneOption(ctx, pane, OptionEnabled); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.UnsetPaneOption(ctx, pane, OptionEnabled); err != nil {
+		t.Errorf("unset twice: %v", err)
+	}
+	if _, ok, err := srv.PaneOption(ctx, pane, OptionEnabled); err != nil || ok {
+		t.Errorf("after unset: set=%v, %v", ok, err)
+	}
+	// Another pane does not see it.
+	ts.NewSession("opt2", "cat")
+	if err := srv.SetPaneOption(ctx, pane, OptionState, "watching"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := srv.PaneOption(ctx, "%1", OptionState); ok {
+		t.Error("option leaked to another pane")
+	}
+}
+
+func TestServer_PaneOptionErrors(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	pane := ts.NewSession("opterr", "cat")
+	srv := Server{Socket: ts.Socket()}
+	ctx := context.Background()
+	if _, _, err := srv.PaneOption(ctx, "%99", OptionEnabled); !errors.Is(err, ErrNoPane) {
+		t.Errorf("PaneOption on %%99 = %v, want ErrNoPane", err)
+	}
+	if err := srv.SetPaneOption(ctx, "%99", OptionEnabled, "on"); !errors.Is(err, ErrNoPane) {
+		t.Errorf("SetPaneOption on %%99 = %v, want ErrNoPane", err)
+	}
+	if err := srv.SetPaneOption(ctx, "work:0", OptionEnabled, "on"); err == nil || !strings.Contains(err.Error(), "not a pane id") {
+		t.Errorf("SetPaneOption on a non-id target = %v", err)
+	}
+	if err := srv.SetPaneOption(ctx, pane, "status", "off"); err == nil || !strings.Contains(err.Error(), "start with @") {
+		t.Errorf("SetPaneOption on a tmux option = %v", err)
+	}
+}
+
+func TestServer_ListPanes(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	srv := Server{Socket: ts.Socket()}
+	ctx := context.Background()
+	if panes, err := srv.ListPanes(ctx); err != nil || len(panes) != 0 {
+		t.Fatalf("ListPanes on an empty server = %v, %v", panes, err)
+	}
+	a := ts.NewSession("a", "cat")
+	b := ts.NewSession("b b", "cat")
+	ts.Tmux("set-option", "-p", "-t", a, OptionEnabled, "overnight")
+	ts.Tmux("set-option", "-p", "-t", a, OptionState, "watching: idle in 3s")
+	panes, err := srv.ListPanes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(panes) != 2 {
+		t.Fatalf("ListPanes = %+v, want 2 panes", panes)
+	}
+	got := map[string]ListedPane{}
+	for _, p := range panes {
+		got[p.ID] = p
+	}
+	if p := got[a]; p.Enabled != "overnight" || p.State != "watching: idle in 3s" || p.Session != "a" || p.Command != "cat" {
+		t.Errorf("pane a = %+v", p)
+	}
+	if p := got[b]; p.Enabled != "" || p.State != "" || p.Session != "b b" || p.Address() != "tmux:"+ts.Socket()+":"+b {
+		t.Errorf("pane b = %+v", p)
+	}
+}
+
+func TestStateWriter(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	pane := ts.NewSession("state", "cat")
+	srv := Server{Socket: ts.Socket()}
+	w := NewStateWriter(srv, pane)
+	defer w.Close()
+
+	// Set never waits for tmux; the newest value wins.
+	for _, s := range []string{"watching", "confirming", "sending update", "waiting: usage limit"} {
+		w.Set(s)
+	}
+	waitOption(t, srv, pane, "waiting: usage limit", true)
+	w.Set("")
+	waitOption(t, srv, pane, "", false)
+}
+
+func TestStateWriter_LogsFailureOnce(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	ts.NewSession("state", "cat")
+	var logs logBuffer
+	w := NewStateWriter(Server{Socket: ts.Socket()}, "%99")
+	w.Logger = logs.logger()
+	for i := 0; i < 3; i++ {
+		w.Set("x")
+		waitUntil(t, 5*time.Second, "the failed write", func() bool { return strings.Contains(logs.String(), "write pane state") })
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(logs.String(), "write pane state"); n != 1 {
+		t.Errorf("logged %d times, want once:\n%s", n, logs.String())
+	}
+	w.Set("after close") // does nothing, does not panic
+}
+
+func waitOption(t *testing.T, srv Server, pane, want string, wantSet bool) {
+	t.Helper()
+	waitUntil(t, 5*time.Second, "@codeman-state = "+want, func() bool {
+		v, ok, err := srv.PaneOption(context.Background(), pane, OptionState)
+		return err == nil && ok == wantSet && v == want
+	})
+}

@@ -1,0 +1,240 @@
+package tmux
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+var _ respawn.Terminal = (*PaneTerminal)(nil)
+
+// Runner runs one tmux command, given as its words, and returns what it
+// printed. Server runs a tmux process per command; Client sends the
+// command over its control connection.
+type Runner interface {
+	Run(ctx context.Context, args ...string) (string, error)
+}
+
+// Sending defaults (DESIGN.md §6).
+const (
+	// DefaultSendPause is the pause between typing text and pressing
+	// Enter: Claude's input needs them as separate events. 100ms.
+	DefaultSendPause = 100 * time.Millisecond
+	// DefaultEnterRetries is how often Enter is pressed again when the
+	// screen did not change after it. 3.
+	DefaultEnterRetries = 3
+	// DefaultVerifyTimeout is how long the screen may take to change
+	// after one Enter. 1s.
+	DefaultVerifyTimeout = time.Second
+	// DefaultVerifyInterval is how often the screen is captured while
+	// waiting for that change. 200ms.
+	DefaultVerifyInterval = 200 * time.Millisecond
+)
+
+// maxSendKeysBytes is the longest single-line text typed with send-keys;
+// longer text is pasted. tmux refuses a command line over its message
+// size (16 KiB, "command too long") and load-buffer reads from stdin.
+const maxSendKeysBytes = 4096
+
+// TerminalOptions tunes a PaneTerminal. Zero values mean the defaults.
+type TerminalOptions struct {
+	SendPause      time.Duration // pause between text and Enter; default 100ms
+	EnterRetries   int           // extra Enter presses when the screen does not change; default 3
+	VerifyTimeout  time.Duration // wait for a change after each Enter; default 1s
+	VerifyInterval time.Duration // capture interval while waiting; default 200ms
+	Runner         Runner        // runs commands; default the Server itself
+	Clock          clockwork.Clock
+}
+
+func (o TerminalOptions) withDefaults(srv Server) TerminalOptions {
+	if o.SendPause <= 0 {
+		o.SendPause = DefaultSendPause
+	}
+	if o.EnterRetries <= 0 {
+		o.EnterRetries = DefaultEnterRetries
+	}
+	if o.VerifyTimeout <= 0 {
+		o.VerifyTimeout = DefaultVerifyTimeout
+	}
+	if o.VerifyInterval <= 0 {
+		o.VerifyInterval = DefaultVerifyInterval
+	}
+	if o.Runner == nil {
+		o.Runner = srv
+	}
+	if o.Clock == nil {
+		o.Clock = clockwork.NewRealClock()
+	}
+	return o
+}
+
+// PaneTerminal is one tmux pane as a respawn.Terminal. It targets the pane
+// only by its id, which stays valid when windows are renamed or moved.
+type PaneTerminal struct {
+	srv  Server
+	pane string
+	opts TerminalOptions
+}
+
+// NewPaneTerminal returns the terminal for paneID ("%3") on srv.
+func NewPaneTerminal(srv Server, paneID string, opts TerminalOptions) *PaneTerminal {
+	return &PaneTerminal{srv: srv, pane: paneID, opts: opts.withDefaults(srv)}
+}
+
+// Address returns the pane's canonical address.
+func (t *PaneTerminal) Address() string { return "tmux:" + t.srv.Socket + ":" + t.pane }
+
+// Submit types text literally, pauses, presses Enter as its own command
+// and checks that the screen changed, pressing Enter again up to
+// EnterRetries times. Text with a newline is pasted as one bracketed
+// paste, so that its lines are not submitted one by one.
+func (t *PaneTerminal) Submit(ctx context.Context, text string) error {
+	if err := t.typeText(ctx, text); err != nil {
+		return fmt.Errorf("submit to pane %s: %w", t.pane, err)
+	}
+	if err := sleepCtx(ctx, t.opts.Clock, t.opts.SendPause); err != nil {
+		return fmt.Errorf("submit to pane %s: %w", t.pane, err)
+	}
+	return t.pressEnterVerified(ctx)
+}
+
+// typeText puts text into the pane's input without submitting it.
+func (t *PaneTerminal) typeText(ctx context.Context, text string) error {
+	switch {
+	case text == "":
+		return nil
+	case strings.ContainsAny(text, "\r\n") || len(text) > maxSendKeysBytes:
+		return t.paste(ctx, text)
+	}
+	// -l sends the text as literal UTF-8 keys (no key names, no formats);
+	// "--" ends the flags, so text starting with '-' is text.
+	_, err := t.opts.Runner.Run(ctx, "send-keys", "-t", t.pane, "-l", "--", text)
+	if err != nil {
+		return fmt.Errorf("type text: %w", err)
+	}
+	return nil
+}
+
+// pasteSeq makes buffer names unique within the process: two panes pasting
+// at once must not swap their buffers.
+var pasteSeq atomic.Uint64
+
+// paste loads text into a private buffer from stdin and pastes it with -p
+// (bracketed paste, when the program asked for it) and -d (delete the
+// buffer afterwards). Both run in one tmux process, always through srv:
+// a command sent over a control connection has no stdin to load from.
+func (t *PaneTerminal) paste(ctx context.Context, text string) error {
+	name := fmt.Sprintf("codeman-%d-%d", os.Getpid(), pasteSeq.Add(1))
+	_, err := t.srv.exec(ctx, strings.NewReader(text),
+		"load-buffer", "-b", name, "-", ";",
+		"paste-buffer", "-p", "-d", "-b", name, "-t", t.pane)
+	if err != nil {
+		// The paste failed after the load: drop the buffer. Its own error
+		// adds nothing to the one returned.
+		_, _ = t.srv.Run(context.WithoutCancel(ctx), "delete-buffer", "-b", name)
+		return fmt.Errorf("paste text: %w", err)
+	}
+	return nil
+}
+
+// pressEnterVerified presses Enter until the screen differs from how it
+// looked before the first press.
+func (t *PaneTerminal) pressEnterVerified(ctx context.Context) error {
+	before, err := t.captureText(ctx)
+	if err != nil {
+		return fmt.Errorf("submit to pane %s: %w", t.pane, err)
+	}
+	presses := 1 + t.opts.EnterRetries
+	for i := 0; i < presses; i++ {
+		if err := t.sendKey(ctx, "Enter"); err != nil {
+			return fmt.Errorf("submit to pane %s: %w", t.pane, err)
+		}
+		changed, err := t.waitForChange(ctx, before)
+		if err != nil {
+			return fmt.Errorf("submit to pane %s: %w", t.pane, err)
+		}
+		if changed {
+			return nil
+		}
+	}
+	return fmt.Errorf("submit to pane %s: text typed, but the screen did not change after %d Enter presses %s apart",
+		t.pane, presses, t.opts.VerifyTimeout)
+}
+
+// waitForChange captures the pane until it differs from before or
+// VerifyTimeout has passed.
+func (t *PaneTerminal) waitForChange(ctx context.Context, before string) (bool, error) {
+	deadline := t.opts.Clock.Now().Add(t.opts.VerifyTimeout)
+	for {
+		if err := sleepCtx(ctx, t.opts.Clock, t.opts.VerifyInterval); err != nil {
+			return false, err
+		}
+		now, err := t.captureText(ctx)
+		if err != nil {
+			return false, err
+		}
+		if now != before {
+			return true, nil
+		}
+		if !t.opts.Clock.Now().Before(deadline) {
+			return false, nil
+		}
+	}
+}
+
+// pressKeys maps the keys Press accepts to tmux key names. Escape is left
+// out on purpose (twice opens Claude's Rewind), and so is C-l.
+var pressKeys = map[respawn.Key]string{
+	respawn.KeyEnter: "Enter",
+	"Up":             "Up",
+	"Down":           "Down",
+	"Tab":            "Tab",
+	"BTab":           "BTab",
+}
+
+// Press sends one key. Digits are sent literally.
+func (t *PaneTerminal) Press(ctx context.Context, key respawn.Key) error {
+	if len(key) == 1 && key[0] >= '0' && key[0] <= '9' {
+		_, err := t.opts.Runner.Run(ctx, "send-keys", "-t", t.pane, "-l", "--", string(key))
+		if err != nil {
+			return fmt.Errorf("press %s in pane %s: %w", key, t.pane, err)
+		}
+		return nil
+	}
+	name, ok := pressKeys[key]
+	if !ok {
+		return fmt.Errorf("press %q in pane %s: not a key codeman sends", key, t.pane)
+	}
+	if err := t.sendKey(ctx, name); err != nil {
+		return fmt.Errorf("press %s in pane %s: %w", key, t.pane, err)
+	}
+	return nil
+}
+
+// sendKey sends one named key as a command of its own: Claude's Ink input
+// reads an Enter that arrives with the text as a newline in the prompt.
+func (t *PaneTerminal) sendKey(ctx context.Context, name string) error {
+	if _, err := t.opts.Runner.Run(ctx, "send-keys", "-t", t.pane, name); err != nil {
+		return fmt.Errorf("send %s: %w", name, err)
+	}
+	return nil
+}
+
+// sleepCtx waits d on clock, or until ctx is done.
+func sleepCtx(ctx context.Context, clock clockwork.Clock, d time.Duration) error {
+	timer := clock.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.Chan():
+		return nil
+	}
+}
