@@ -114,7 +114,8 @@ func (c *Client) handle(cn *conn, ev Event) {
 	case EventPause:
 		c.resume(cn, ev.Pane)
 	case EventExit:
-		c.log.Info("tmux control client leaving", logKeyReason, ev.Reason)
+		// run logs the end with tmux's reason; this marks when it came.
+		c.log.Debug("tmux control client leaving", logKeyReason, ev.Reason)
 	case EventNotification:
 		if ev.Name == "parse-error" {
 			c.log.Warn("tmux control stream", logKeyErr, ev.Args)

@@ -22,7 +22,7 @@ import (
 // %begin block), so pending is a FIFO.
 type conn struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	stdin  *os.File // our end of the client's stdin; writes have deadlines
 	stdout io.ReadCloser
 	stderr bytes.Buffer // what tmux said before leaving; read after done
 
@@ -68,19 +68,26 @@ func startConn(srv Server, session string, pauseAfter time.Duration, handle func
 	setProcessGroup(cmd)
 	c := &conn{cmd: cmd, ready: make(chan struct{}), done: make(chan struct{})}
 	cmd.Stderr = &lockedWriter{mu: &c.mu, w: &c.stderr}
-	var err error
-	if c.stdin, err = cmd.StdinPipe(); err != nil {
+	// A pipe of our own rather than StdinPipe: its write end takes
+	// deadlines, so a wedged client cannot block a command forever.
+	stdinR, stdinW, err := os.Pipe()
+	if err != nil {
 		return nil, fmt.Errorf("start tmux control client: %w", err)
 	}
+	cmd.Stdin = stdinR
 	if c.stdout, err = cmd.StdoutPipe(); err != nil {
+		closeAll(stdinR, stdinW)
 		return nil, fmt.Errorf("start tmux control client: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
+		closeAll(stdinR, stdinW)
 		if errors.Is(err, exec.ErrNotFound) {
 			err = ErrNotInstalled
 		}
 		return nil, fmt.Errorf("start tmux control client: %w", err)
 	}
+	closeAll(stdinR) // the child has its own copy
+	c.stdin = stdinW
 	go c.read(handle)
 	return c, nil
 }
@@ -237,10 +244,21 @@ func (c *conn) send(line string, pc pendingCommand) error {
 	}
 	c.pending = append(c.pending, pc)
 	c.mu.Unlock()
+	// The deadline only fails where pipes are not pollable; the write
+	// then blocks until close kills the client.
+	_ = c.stdin.SetWriteDeadline(time.Now().Add(DefaultExecTimeout))
 	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
 		return fmt.Errorf("send control command: %w", err)
 	}
 	return nil
+}
+
+// closeAll closes files whose close errors say nothing useful: pipe ends
+// being abandoned after a failed start, or handed to a child already.
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
 }
 
 // command sends line and waits for its reply.
@@ -264,11 +282,11 @@ func (c *conn) command(ctx context.Context, line string, relay bool) (Reply, err
 
 // close detaches: closing stdin makes tmux leave control mode. A client
 // that has not gone after closeGrace is killed with its process group.
+// It takes no lock, so a write stuck on a wedged client cannot block it:
+// closing the file fails that write.
 func (c *conn) close() {
 	const closeGrace = time.Second
-	c.writeMu.Lock()
-	_ = c.stdin.Close() // a second close or a dead pipe changes nothing here
-	c.writeMu.Unlock()
+	closeAll(c.stdin) // a second close changes nothing
 	select {
 	case <-c.done:
 		return

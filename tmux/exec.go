@@ -41,9 +41,13 @@ func (s Server) Run(ctx context.Context, args ...string) (string, error) {
 // exec runs tmux with raw argv words: a word ";" separates commands, and
 // callers protect literal words with argvWord. stdin may be nil.
 func (s Server) exec(ctx context.Context, stdin io.Reader, argv ...string) (string, error) {
-	if s.Socket == "" {
+	switch {
+	case s.Socket == "":
 		// An empty socket would silently mean the default server.
 		return "", fmt.Errorf("run tmux %s: no server socket given", firstWord(argv))
+	case len(argv) == 0 || argv[0] == "":
+		// A bare tmux runs new-session.
+		return "", fmt.Errorf("run tmux on %s: no command given", s.Socket)
 	}
 	ctx, cancel := context.WithTimeout(ctx, DefaultExecTimeout)
 	defer cancel()

@@ -13,11 +13,10 @@ import (
 // spaces are removed from each row; other blanks, such as the no-break
 // space after Claude's ❯ prompt, are kept.
 func (t *PaneTerminal) Snapshot(ctx context.Context) (respawn.Screen, error) {
-	size, err := t.opts.Runner.Run(ctx, "display-message", "-p", "-t", t.pane, "#{pane_width} #{pane_height}")
-	if err != nil {
-		return respawn.Screen{}, fmt.Errorf("snapshot pane %s: %w", t.pane, err)
+	if err := t.checkPane(); err != nil {
+		return respawn.Screen{}, err
 	}
-	width, height, err := parseSize(size)
+	width, height, err := t.size(ctx)
 	if err != nil {
 		return respawn.Screen{}, fmt.Errorf("snapshot pane %s: %w", t.pane, err)
 	}
@@ -26,6 +25,22 @@ func (t *PaneTerminal) Snapshot(ctx context.Context) (respawn.Screen, error) {
 		return respawn.Screen{}, fmt.Errorf("snapshot pane %s: %w", t.pane, err)
 	}
 	return respawn.Screen{Lines: screenLines(text), Width: width, Height: height, At: t.opts.Clock.Now()}, nil
+}
+
+// size returns the pane's width and height. It asks list-panes, which
+// fails on a pane that is gone, where display-message would fall back to
+// another pane.
+func (t *PaneTerminal) size(ctx context.Context) (int, int, error) {
+	out, err := t.opts.Runner.Run(ctx, "list-panes", "-t", t.pane, "-F", "#{pane_id} #{pane_width} #{pane_height}")
+	if err != nil {
+		return 0, 0, fmt.Errorf("read size: %w", err)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if id, size, ok := strings.Cut(line, " "); ok && id == t.pane {
+			return parseSize(size)
+		}
+	}
+	return 0, 0, fmt.Errorf("read size: list-panes does not list %s", t.pane)
 }
 
 // captureText returns the visible screen as capture-pane prints it.

@@ -96,6 +96,9 @@ func (t *PaneTerminal) Address() string { return "tmux:" + t.srv.Socket + ":" + 
 // EnterRetries times. Text with a newline is pasted as one bracketed
 // paste, so that its lines are not submitted one by one.
 func (t *PaneTerminal) Submit(ctx context.Context, text string) error {
+	if err := t.checkPane(); err != nil {
+		return err
+	}
 	if err := t.typeText(ctx, text); err != nil {
 		return fmt.Errorf("submit to pane %s: %w", t.pane, err)
 	}
@@ -201,6 +204,9 @@ var pressKeys = map[respawn.Key]string{
 
 // Press sends one key. Digits are sent literally.
 func (t *PaneTerminal) Press(ctx context.Context, key respawn.Key) error {
+	if err := t.checkPane(); err != nil {
+		return err
+	}
 	if len(key) == 1 && key[0] >= '0' && key[0] <= '9' {
 		_, err := t.opts.Runner.Run(ctx, "send-keys", "-t", t.pane, "-l", "--", string(key))
 		if err != nil {
@@ -223,6 +229,15 @@ func (t *PaneTerminal) Press(ctx context.Context, key respawn.Key) error {
 func (t *PaneTerminal) sendKey(ctx context.Context, name string) error {
 	if _, err := t.opts.Runner.Run(ctx, "send-keys", "-t", t.pane, name); err != nil {
 		return fmt.Errorf("send %s: %w", name, err)
+	}
+	return nil
+}
+
+// checkPane rejects a target that is not a pane id: a name such as
+// "work:1" follows windows as they move, an id does not.
+func (t *PaneTerminal) checkPane() error {
+	if !validPaneID([]byte(t.pane)) {
+		return fmt.Errorf("tmux pane terminal: %q is not a pane id such as %%3", t.pane)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package tmux
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -182,7 +183,11 @@ func TestPaneTerminal_Snapshot(t *testing.T) {
 	if scr.At.Before(before) {
 		t.Errorf("At = %v, before the call at %v", scr.At, before)
 	}
-	if _, err := NewPaneTerminal(Server{Socket: ts.Socket()}, "%99", TerminalOptions{}).Snapshot(context.Background()); err == nil {
-		t.Error("Snapshot of %99 succeeded")
+	if _, err := NewPaneTerminal(Server{Socket: ts.Socket()}, "%99", TerminalOptions{}).Snapshot(context.Background()); !errors.Is(err, ErrNoPane) {
+		t.Errorf("Snapshot of %%99 = %v, want ErrNoPane", err)
+	}
+	byName := NewPaneTerminal(Server{Socket: ts.Socket()}, "snap:0", TerminalOptions{})
+	if err := byName.Submit(context.Background(), "x"); err == nil || !strings.Contains(err.Error(), "not a pane id") {
+		t.Errorf("Submit to a pane by name = %v, want an error", err)
 	}
 }
