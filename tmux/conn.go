@@ -47,6 +47,9 @@ type pendingCommand struct {
 	relay bool
 }
 
+// exitGrace is how long a client that closed its output gets to exit.
+const exitGrace = 2 * time.Second
+
 // maxLine bounds one protocol line (an %output line of a very busy pane
 // is a few KiB; capture-pane replies are split into lines).
 const maxLine = 16 << 20
@@ -55,17 +58,7 @@ const maxLine = 16 << 20
 // handler runs on the reader goroutine for every event but replies to
 // this client's commands.
 func startConn(srv Server, session string, pauseAfter time.Duration, handle func(*conn, Event)) (*conn, error) {
-	flags := "ignore-size" // never resize anyone's windows
-	if secs := int(pauseAfter / time.Second); secs > 0 {
-		// tmux 3.2+: a pane more than secs behind is paused (%pause)
-		// instead of the whole client being dropped as "too far behind".
-		flags += ",pause-after=" + strconv.Itoa(secs)
-	}
-	// "=" asks for the session by its exact name, not a prefix match.
-	argv := srv.globalArgs([]string{"-C", "attach-session", "-t", argvWord("=" + session), "-f", flags})
-	cmd := exec.Command("tmux", argv...)
-	cmd.Env = scrubEnv(os.Environ())
-	setProcessGroup(cmd)
+	cmd := controlCommand(srv, session, pauseAfter)
 	c := &conn{cmd: cmd, ready: make(chan struct{}), done: make(chan struct{})}
 	cmd.Stderr = &lockedWriter{mu: &c.mu, w: &c.stderr}
 	// A pipe of our own rather than StdinPipe: its write end takes
@@ -92,6 +85,22 @@ func startConn(srv Server, session string, pauseAfter time.Duration, handle func
 	return c, nil
 }
 
+// controlCommand is the tmux process of one control connection.
+func controlCommand(srv Server, session string, pauseAfter time.Duration) *exec.Cmd {
+	flags := "ignore-size" // never resize anyone's windows
+	if secs := int(pauseAfter / time.Second); secs > 0 {
+		// tmux 3.2+: a pane more than secs behind is paused (%pause)
+		// instead of the whole client being dropped as "too far behind".
+		flags += ",pause-after=" + strconv.Itoa(secs)
+	}
+	// "=" asks for the session by its exact name, not a prefix match.
+	argv := srv.globalArgs([]string{"-C", "attach-session", "-t", argvWord("=" + session), "-f", flags})
+	cmd := exec.Command("tmux", argv...)
+	cmd.Env = scrubEnv(os.Environ())
+	setProcessGroup(cmd)
+	return cmd
+}
+
 // waitReady waits until tmux accepted the attach, the process ended or
 // ctx is done.
 func (c *conn) waitReady(ctx context.Context) error {
@@ -109,7 +118,15 @@ func (c *conn) waitReady(ctx context.Context) error {
 // ends, reaps the process and closes done.
 func (c *conn) read(handle func(*conn, Event)) {
 	err := c.readLoop(handle)
+	// A client that stopped making sense, or closed its output without
+	// exiting, would keep Wait waiting: give it a moment, then kill it.
+	grace := time.Duration(0)
+	if errors.Is(err, io.EOF) {
+		grace = exitGrace
+	}
+	kill := time.AfterFunc(grace, func() { killClient(c.cmd) })
 	waitErr := c.cmd.Wait()
+	kill.Stop()
 	c.mu.Lock()
 	c.err = c.endError(err, waitErr)
 	for _, pc := range c.pending {
@@ -281,7 +298,7 @@ func (c *conn) command(ctx context.Context, line string, relay bool) (Reply, err
 }
 
 // close detaches: closing stdin makes tmux leave control mode. A client
-// that has not gone after closeGrace is killed with its process group.
+// that has not gone after closeGrace is killed.
 // It takes no lock, so a write stuck on a wedged client cannot block it:
 // closing the file fails that write.
 func (c *conn) close() {
@@ -292,8 +309,15 @@ func (c *conn) close() {
 		return
 	case <-time.After(closeGrace):
 	}
-	killProcessGroup(c.cmd)
+	killClient(c.cmd)
 	<-c.done
+}
+
+// killClient kills the tmux client process. os.Process knows when the
+// process was reaped (pidfd on Linux), so a late kill cannot hit a new
+// process with the same pid; its error only says the process is gone.
+func killClient(cmd *exec.Cmd) {
+	_ = cmd.Process.Kill()
 }
 
 // pid returns the process id of the tmux client, for logs.
