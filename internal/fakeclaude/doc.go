@@ -1,28 +1,58 @@
 // Package fakeclaude is a simulated Claude Code 2.1.328 terminal UI. It draws
-// the real screens (header, transcript, spinner row, prompt box, footers,
-// completion lines, plan/question/permission dialogs, usage-limit and API
-// error lines) on a tty, reads keys and bracketed pastes like the real CLI,
-// runs configured hook commands with the real payloads, and logs every input
+// the real screens (header, transcript, spinner row, prompt box with "❯" and
+// U+00A0, footers, completion lines, plan/question/permission dialogs,
+// usage-limit and API error lines), reads keys and bracketed pastes like the
+// real CLI, runs a hook command with the real payloads, and logs every input
 // event it receives as JSON lines.
 //
-// It exists so that codeman's detection and key sending can be exercised in a
-// real tmux pane or GNU screen window without the real CLI, and so that
-// `codeman demo` has something to drive. Test binaries run it by dispatching
-// to Main from their TestMain; the codeman binary runs it as the hidden
-// command `codeman sim-claude`.
+// It exists so that codeman's detection and key sending can be exercised in
+// a real tmux pane or GNU screen window without the real CLI, and so that
+// `codeman demo` has something to drive. The screens are checked row by row
+// against captures of the real CLI (testdata/, from
+// reference/claude-code/screens), the hook payloads key by key against
+// reference/claude-code/hooks.
 //
-// Scenario keywords in a submitted prompt (whole words, any case) choose how
-// the turn ends: plan, question, permission, limit, error, background, long.
-// Anything else is an ordinary turn with one Bash tool call. /clear, /init,
-// /compact and /exit behave like the real slash commands.
+// # Use
 //
-// Event flow: a reader goroutine turns tty bytes into chunks; the loop in
-// Run decodes them into input events and hands them, with the current time,
-// to the model. The model is plain state without goroutines or clocks: it
-// queues hook payloads and log entries and reports its next deadline. The
-// loop drains those, renders the model into rows and repaints only the rows
-// that changed. Hooks run one at a time, in order, on their own goroutine,
-// so they never block the screen.
+// A test binary runs it by dispatching from TestMain, then starts itself in
+// a pane:
+//
+//	func TestMain(m *testing.M) {
+//		if os.Getenv("SIM_CLAUDE") == "1" {
+//			os.Exit(fakeclaude.Main(os.Args[1:], os.Stdin, os.Stdout))
+//		}
+//		os.Exit(m.Run())
+//	}
+//
+//	opts := fakeclaude.Options{Work: time.Second, LogPath: log, HookCmd: "codeman hook"}
+//	cmd := "env SIM_CLAUDE=1 " + os.Args[0] + " " + shellQuote(opts.Args()...)
+//	...
+//	entries, err := fakeclaude.ReadLog(log)
+//
+// The codeman binary runs it as the hidden command `codeman sim-claude`.
+//
+// # Behaviour
+//
+// Enter (CR) submits; LF (Ctrl-J) and newlines inside a bracketed paste go
+// into the input. A CR inside an unbracketed paste submits, as a key press
+// would. A prompt submitted while a turn works is queued and runs after it.
+// Escape interrupts a working turn; Ctrl-C twice exits. Scenario keywords in
+// a prompt (whole words, any case) choose how the turn ends: plan, question,
+// permission, limit, error, background, long; anything else is an ordinary
+// turn with one Bash call. /clear, /init, /compact and /exit work like the
+// real commands. While a usage limit lasts every turn hits it again; at the
+// reset the session continues by itself unless Escape cancelled that.
+//
+// # Event flow
+//
+// A reader goroutine passes tty bytes to the loop in Run, which decodes them
+// into input events and hands them, with the current time, to the model.
+// The model is plain state without goroutines or clocks: it queues hook
+// payloads and log entries and reports its next deadline. The loop drains
+// those, renders the model into rows and repaints only the rows that
+// changed, so an idle session costs nothing and a working one about five
+// repaints a second. Hooks run one at a time, in order, on their own
+// goroutine, so they never block the screen.
 //
 // The package owns the simulation only. It must not import respawn, tmux,
 // screen, hooks or daemon: it plays the part of Claude Code and knows

@@ -28,6 +28,9 @@ type hookRunner struct {
 }
 
 func newHookRunner(cmd, dir string) *hookRunner {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		dir = "" // a --cwd that exists only on screen; hooks run where we run
+	}
 	return &hookRunner{
 		cmd:     cmd,
 		dir:     dir,

@@ -10,7 +10,7 @@ import (
 type usageLimit struct {
 	resetAt time.Time
 	auto    bool // "continuing automatically" is still armed
-	item    int  // the prompt echo holding the "You've hit" line
+	item    int  // the prompt echo holding the "You've hit" line; -1 after /clear
 }
 
 func (m *model) limitActive(now time.Time) bool {
@@ -41,8 +41,9 @@ func (m *model) hitLimit(now time.Time) {
 func (m *model) cancelAutoContinue() {
 	m.limit.auto = false
 	m.limitCancelled = true
-	it := &m.items[m.limit.item]
-	it.lines = append(it.lines, text("     ", colorDim, "/upgrade to increase your usage limit."))
+	if i := m.limit.item; i >= 0 {
+		m.items[i].lines = append(m.items[i].lines, text("     ", colorDim, "/upgrade to increase your usage limit."))
+	}
 	m.items = append(m.items, item{lines: []line{noticeLine("Automatic continue cancelled · /rate-limit-options to re-arm")}})
 }
 

@@ -75,3 +75,22 @@ func TestParseArgs(t *testing.T) {
 		t.Errorf("negative --work: %v", err)
 	}
 }
+
+func TestOptions_ArgsRoundTrip(t *testing.T) {
+	want := Options{
+		Work: 500 * time.Millisecond, Long: 2 * time.Second, IdleNotify: 5 * time.Second,
+		PermissionNotify: time.Second, AgentTime: 3 * time.Second, LimitReset: time.Minute,
+		Seed: 9, LogPath: "/tmp/a log", HookCmd: "cat >> '/tmp/h'", Prompt: "plan\nthis", Cwd: "/p",
+		Cols: 80, Rows: 24,
+	}
+	got, err := parseArgs(want.Args(), &strings.Builder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+	}
+	if args := (Options{}).Args(); len(args) != 0 {
+		t.Errorf("zero options give %q", args)
+	}
+}

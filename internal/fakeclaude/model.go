@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -89,7 +90,7 @@ func newModel(cfg Options) *model {
 func (m *model) start(now time.Time) {
 	m.noticeUntil = now.Add(startNoticeFor)
 	m.hookSessionStart("startup", true)
-	if m.cfg.Prompt != "" {
+	if strings.TrimSpace(m.cfg.Prompt) != "" {
 		m.startPrompt(m.cfg.Prompt, true, now)
 	}
 }

@@ -335,3 +335,23 @@ func TestPickScenario(t *testing.T) {
 		t.Errorf("while limited: %d", got)
 	}
 }
+
+func TestModel_SeedMakesRunsRepeatable(t *testing.T) {
+	run := func(seed int64) string {
+		s := newSim(t, func(o *Options) { o.Seed = seed })
+		var screens []string
+		for _, p := range []string{"one", "two", "three"} {
+			s.submit(p)
+			s.after(time.Second)
+			screens = append(screens, s.screen()[43])
+			s.after(3 * time.Second)
+		}
+		return strings.Join(append(screens, joinPlain(s.screen()), s.m.session), "\n")
+	}
+	if a, b := run(42), run(42); a != b {
+		t.Errorf("same seed, different runs:\n%s\n---\n%s", a, b)
+	}
+	if a, b := run(42), run(43); a == b {
+		t.Error("different seeds gave the same run")
+	}
+}

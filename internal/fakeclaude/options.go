@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 )
 
@@ -134,4 +135,42 @@ func parseArgs(args []string, stderr io.Writer) (Options, error) {
 		return o, errUsage
 	}
 	return o, nil
+}
+
+// Args is the command line that runs sim-claude with o (In and Out aside),
+// for tests and the demo that start it as a child process. Zero and default
+// fields are left out.
+func (o Options) Args() []string {
+	var args []string
+	durations := []struct {
+		name   string
+		v, def time.Duration
+	}{
+		{"work", o.Work, DefaultWork}, {"long", o.Long, DefaultLong},
+		{"idle-notify", o.IdleNotify, DefaultIdleNotify},
+		{"permission-notify", o.PermissionNotify, DefaultPermissionNotify},
+		{"agent-time", o.AgentTime, DefaultAgentTime}, {"limit-reset", o.LimitReset, DefaultLimitReset},
+	}
+	for _, d := range durations {
+		if d.v != 0 && d.v != d.def {
+			args = append(args, "--"+d.name, d.v.String())
+		}
+	}
+	for _, s := range []struct{ name, v string }{
+		{"log", o.LogPath}, {"hook-cmd", o.HookCmd}, {"prompt", o.Prompt}, {"cwd", o.Cwd},
+	} {
+		if s.v != "" {
+			args = append(args, "--"+s.name, s.v)
+		}
+	}
+	if o.Seed != 0 {
+		args = append(args, "--seed", strconv.FormatInt(o.Seed, 10))
+	}
+	if o.Cols > 0 && o.Cols != DefaultCols {
+		args = append(args, "--cols", strconv.Itoa(o.Cols))
+	}
+	if o.Rows > 0 && o.Rows != DefaultRows {
+		args = append(args, "--rows", strconv.Itoa(o.Rows))
+	}
+	return args
 }

@@ -8,10 +8,7 @@ import (
 // promptInput handles a key, text or paste while no dialog is open.
 func (m *model) promptInput(ev inputEvent, now time.Time) {
 	switch ev.kind {
-	case evText:
-		m.logInput(ev, now)
-		m.typeText(ev.text)
-	case evPaste:
+	case evText, evPaste:
 		m.logInput(ev, now)
 		m.typeText(ev.text)
 	case evKey:
@@ -135,7 +132,7 @@ func (m *model) submit(text string, now time.Time) {
 func (m *model) startPrompt(text string, announce bool, now time.Time) {
 	m.noticeUntil = time.Time{}
 	m.idleNotifyAt = time.Time{}
-	switch strings.Fields(text + " ")[0] {
+	switch firstWord(text) {
 	case "/clear":
 		m.clear(now)
 	case "/exit", "/quit":
@@ -154,12 +151,22 @@ func (m *model) startPrompt(text string, announce bool, now time.Time) {
 	}
 }
 
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
 // clear resets the transcript and starts a new session, like /clear.
 func (m *model) clear(now time.Time) {
 	m.hookSessionEnd("clear")
 	m.session = newUUID(m.rng)
 	m.hookSessionStart("clear", false)
 	m.items = []item{promptEcho("/clear")}
+	if m.limit != nil {
+		m.limit.item = -1 // its line went with the transcript
+	}
 	m.resend = false
 	m.lastPromptID = ""
 }

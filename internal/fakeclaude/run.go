@@ -66,23 +66,8 @@ type app struct {
 // for input, a deadline, a resize or the end. It returns the SessionEnd
 // reason.
 func (a *app) run(ctx context.Context) (string, error) {
-	chunks := make(chan []byte)
-	readErr := make(chan error, 1)
-	readerDone := make(chan struct{})
-	go func() {
-		defer close(readerDone)
-		a.term.readLoop(chunks, readErr)
-	}()
-	defer func() {
-		a.term.stopReading()
-		for {
-			select {
-			case <-chunks:
-			case <-readerDone:
-				return
-			}
-		}
-	}()
+	chunks, readErr, stopReader := a.startReader()
+	defer stopReader()
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, unix.SIGWINCH)
 	defer signal.Stop(winch)
@@ -123,6 +108,28 @@ func (a *app) run(ctx context.Context) (string, error) {
 			return a.end("other"), nil
 		case <-ctx.Done():
 			return a.end("other"), nil
+		}
+	}
+}
+
+// startReader reads the terminal on its own goroutine; stop ends it and
+// returns once it is gone.
+func (a *app) startReader() (chunks <-chan []byte, errs <-chan error, stop func()) {
+	c := make(chan []byte)
+	e := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.term.readLoop(c, e)
+	}()
+	return c, e, func() {
+		a.term.stopReading()
+		for {
+			select {
+			case <-c: // a chunk read before the stop; nobody wants it now
+			case <-done:
+				return
+			}
 		}
 	}
 }

@@ -116,3 +116,14 @@ func TestScenario_BackgroundReportWaitsForBusyTurn(t *testing.T) {
 		t.Errorf("last log entry = %+v", got)
 	}
 }
+
+func TestScenario_UsageLimitSurvivesClear(t *testing.T) {
+	s := newSim(t, func(o *Options) { o.LimitReset = time.Minute })
+	s.submit("limit")
+	s.after(2 * time.Second)
+	s.submit("/clear")
+	s.key(keyEscape)
+	if !has(s.screen(), "● Automatic continue cancelled · /rate-limit-options to re-arm") {
+		t.Errorf("Esc after /clear:\n%s", joinPlain(s.screen()))
+	}
+}
