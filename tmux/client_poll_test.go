@@ -91,12 +91,15 @@ func TestClient_FallsBackToPolling(t *testing.T) {
 }
 
 // TestClient_PollsOldTmux checks that a server too old for control-mode
-// flow control is polled from the start.
+// flow control is polled from the start, and that an unchanged screen is
+// not delivered again when a polling round ends.
 func TestClient_PollsOldTmux(t *testing.T) {
 	ts := tmuxtest.NewServer(t)
-	ts.NewSession("old", "cat")
+	pane := ts.NewSession("old", "cat")
 	clock := clockwork.NewFakeClock()
 	client := NewClient(Server{Socket: ts.Socket()}, "old", ClientOptions{Clock: clock})
+	var got collector
+	client.Subscribe(pane, got.add)
 	var dials atomic.Int32
 	client.dial = func(ctx context.Context) (*conn, error) {
 		dials.Add(1)
@@ -111,8 +114,12 @@ func TestClient_PollsOldTmux(t *testing.T) {
 	if want := "polling: tmux 3.1c is too old: codeman needs 3.2 or newer for control-mode flow control"; client.Mode() != want {
 		t.Errorf("Mode() = %q, want %q", client.Mode(), want)
 	}
-	clock.Advance(DefaultRetryControl)
-	block(t, ctx, clock)
+	pollOnce(t, ctx, clock, DefaultPollInterval)
+	pollOnce(t, ctx, clock, DefaultRetryControl) // ends the round; the next one starts
+	pollOnce(t, ctx, clock, DefaultPollInterval)
+	if n := got.chunkCount(); n != 1 {
+		t.Errorf("an unchanged screen was delivered %d times, want once", n)
+	}
 	if dials.Load() != 0 {
 		t.Errorf("dialled %d times on a server without flow control", dials.Load())
 	}

@@ -12,20 +12,26 @@ func (c *Client) run(ctx context.Context, noControl error) {
 	defer c.wg.Done()
 	var failures int
 	var lastErr error
+	// The screens polling last delivered, kept across failed retries of
+	// control mode so that a retry does not look like output.
+	var screens map[string]string
 	for ctx.Err() == nil {
 		if noControl != nil {
-			c.poll(ctx, noControl)
+			c.poll(ctx, noControl, &screens)
 			continue
 		}
 		if failures >= c.opts.MaxFailures {
-			c.poll(ctx, lastErr) // returns when it is time to try control mode again
+			c.poll(ctx, lastErr, &screens) // returns when it is time to try control mode again
 			if ctx.Err() != nil {
 				return
 			}
 		}
-		up, err := c.serveOnce(ctx)
+		connected, up, err := c.serveOnce(ctx)
 		if ctx.Err() != nil {
 			return
+		}
+		if connected {
+			screens = nil // subscribers saw output since the last poll
 		}
 		if up >= c.opts.StableAfter {
 			failures = 0
@@ -54,11 +60,11 @@ func (c *Client) backoff(n int) time.Duration {
 }
 
 // serveOnce connects and serves until the connection ends or ctx is done.
-// It returns how long the connection was up (zero when it never came up).
-func (c *Client) serveOnce(ctx context.Context) (time.Duration, error) {
+// It says whether a connection came up and for how long.
+func (c *Client) serveOnce(ctx context.Context) (connected bool, up time.Duration, err error) {
 	cn, err := c.dial(ctx)
 	if err != nil {
-		return 0, err
+		return false, 0, err
 	}
 	start := c.clock.Now()
 	c.setConn(cn)
@@ -68,7 +74,7 @@ func (c *Client) serveOnce(ctx context.Context) (time.Duration, error) {
 	}
 	c.setConn(nil)
 	cn.close()
-	return c.clock.Since(start), cn.err
+	return true, c.clock.Since(start), cn.err
 }
 
 // connect starts a control client and waits for tmux to accept it.

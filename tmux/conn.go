@@ -265,6 +265,10 @@ func (c *conn) send(line string, pc pendingCommand) error {
 	// then blocks until close kills the client.
 	_ = c.stdin.SetWriteDeadline(time.Now().Add(DefaultExecTimeout))
 	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
+		// Part of the line may have gone out, and tmux would join it to
+		// the next one: replies could no longer be matched in order. End
+		// this connection; the client reconnects.
+		killClient(c.cmd)
 		return fmt.Errorf("send control command: %w", err)
 	}
 	return nil

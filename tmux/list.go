@@ -17,6 +17,9 @@ const (
 )
 
 // ListedPane is a pane with codeman's options, as ListPanes reports it.
+// The values come from formats, which fall back from the pane to its
+// window, session and the global options: codeman only ever sets these
+// two on panes.
 type ListedPane struct {
 	PaneInfo
 	Enabled string // value of @codeman; empty when unset

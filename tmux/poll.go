@@ -10,8 +10,9 @@ import (
 // poll is polling mode: every PollInterval it captures each subscribed
 // pane and hands a changed screen to the subscribers as a redraw. It
 // returns after RetryControl, for the caller to try control mode again,
-// or when ctx is done.
-func (c *Client) poll(ctx context.Context, reason error) {
+// or when ctx is done. *screens holds the last screen delivered per pane;
+// a nil map is made, and a pane not in it gets a redraw at once.
+func (c *Client) poll(ctx context.Context, reason error, screens *map[string]string) {
 	mode := "polling: " + reason.Error()
 	c.mu.Lock()
 	c.mode = mode
@@ -20,18 +21,20 @@ func (c *Client) poll(ctx context.Context, reason error) {
 	c.mu.Unlock()
 	if !repeat {
 		// Logged once per reason, not on every retry of control mode.
-		c.log.Warn("tmux control mode keeps failing; polling panes with capture-pane",
+		c.log.Warn("tmux control mode unavailable; polling panes with capture-pane",
 			logKeyReason, reason, logKeyInterval, c.opts.PollInterval)
 	}
 	retryAt := c.clock.Now().Add(c.opts.RetryControl)
-	screens := make(map[string]string)
+	if *screens == nil {
+		*screens = make(map[string]string)
+	}
 	for {
 		// A fresh timer per round, not a ticker: a slow poll never stacks
 		// up ticks, and tests on a fake clock can tell when a round is over.
 		if sleepCtx(ctx, c.clock, c.opts.PollInterval) != nil {
 			return
 		}
-		c.pollPanes(ctx, screens)
+		c.pollPanes(ctx, *screens)
 		if !c.clock.Now().Before(retryAt) {
 			return
 		}
