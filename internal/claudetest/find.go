@@ -1,0 +1,51 @@
+package claudetest
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Version is the Claude Code version scripts/install-claude.sh pins and the
+// reference screens were taken with.
+const Version = "2.1.328"
+
+// InstallDir is where scripts/install-claude.sh installs the CLI:
+// $CODEMAN_E2E_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/codeman-e2e.
+func InstallDir() string {
+	if dir := os.Getenv("CODEMAN_E2E_DIR"); dir != "" {
+		return dir
+	}
+	cache := os.Getenv("XDG_CACHE_HOME")
+	if cache == "" {
+		cache = filepath.Join(os.Getenv("HOME"), ".cache")
+	}
+	return filepath.Join(cache, "codeman-e2e")
+}
+
+// FindClaude returns the Claude Code binary the tests run:
+// $CODEMAN_E2E_CLAUDE when set, else the install of
+// scripts/install-claude.sh. A claude on PATH is not used: its version and
+// its user's settings are unknown.
+func FindClaude() (path string, ok bool) {
+	if p := os.Getenv("CODEMAN_E2E_CLAUDE"); p != "" {
+		return p, isExecutable(p)
+	}
+	modules := filepath.Join(InstallDir(), "node_modules")
+	for _, p := range []string{
+		// The native binary of the platform package, which the npm
+		// postinstall also links to .bin/claude.
+		filepath.Join(modules, "@anthropic-ai", "claude-code-linux-x64", "claude"),
+		filepath.Join(modules, ".bin", "claude"),
+	} {
+		if isExecutable(p) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// isExecutable reports whether path is a regular file someone may run.
+func isExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}

@@ -1,0 +1,243 @@
+package claudetest_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/fakeapi"
+)
+
+var record = flag.Bool("record", false, "re-record respawn/testdata/replay/*.cast with the real Claude Code CLI")
+
+// replayDir is where the recordings go: respawn's replay fixtures.
+var replayDir = filepath.Join("..", "..", "respawn", "testdata", "replay")
+
+// scenario is one recording: what to script and type, what to wait for.
+type scenario struct {
+	name string
+	opts claudetest.Options
+	run  func(t *testing.T, r *recording)
+}
+
+// TestRecordReplayFixtures re-records the replay fixtures from the real
+// CLI. It only runs when asked (-record or CODEMAN_RECORD=1), one session
+// at a time; -run TestRecordReplayFixtures/question re-records one.
+func TestRecordReplayFixtures(t *testing.T) {
+	if !*record && os.Getenv("CODEMAN_RECORD") != "1" {
+		t.Skip("re-records respawn/testdata/replay/*.cast; run with -record or CODEMAN_RECORD=1")
+	}
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			opts := sc.opts
+			opts.Record, opts.RecordHooks = true, true
+			s := claudetest.NewSession(t, opts)
+			r := &recording{t: t, s: s, start: s.RecordStart()}
+			r.mark("idle prompt box drawn")
+			sc.run(t, r)
+			path := filepath.Join(replayDir, sc.name+".cast")
+			r.s.SaveCast(path)
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wrote %s (%d bytes)\n%s", path, fi.Size(), strings.Join(r.log, "\n"))
+		})
+	}
+}
+
+// recording drives one session and notes when each step happened, for the
+// fixtures' README.
+type recording struct {
+	t     *testing.T
+	s     *claudetest.Session
+	start time.Time
+	log   []string
+}
+
+func (r *recording) mark(what string) {
+	r.log = append(r.log, (time.Since(r.start).Truncate(100*time.Millisecond)).String()+"\t"+what)
+}
+
+// hold leaves the pane alone for d: a recording needs real seconds of an
+// unchanging state (idle, a dialog left open), which no condition marks.
+func (r *recording) hold(d time.Duration, what string) {
+	r.mark("hold " + d.String() + ": " + what)
+	time.Sleep(d)
+	r.s.WaitFor(func(string) bool { return true }, "the pane to still be there", time.Second)
+}
+
+func (r *recording) typeText(text string) {
+	r.s.Type(text)
+	r.mark("typed " + text + " + Enter")
+}
+
+func (r *recording) waitFor(pred func(string) bool, what string, timeout time.Duration) {
+	r.s.WaitFor(pred, what, timeout)
+	r.mark(what)
+}
+
+var bashEchoLs = &fakeapi.ToolCall{Name: "Bash", Input: map[string]any{
+	"command": "echo hi && ls", "description": "Greet and list files",
+}}
+
+var scenarios = []scenario{
+	{name: "turn-ends", run: recordTurnEnds},
+	{name: "long-work", run: recordLongWork},
+	{name: "plan-approval", run: recordPlanApproval},
+	{name: "question", run: recordQuestion},
+	{name: "permission", run: recordPermission},
+	{name: "api-error", run: recordAPIError},
+	{name: "background-agent", run: recordBackgroundAgent},
+}
+
+// recordTurnEnds: a reply that streams for ~10 s, a read-only Bash call
+// that runs without a prompt, the completion line, then idle.
+func recordTurnEnds(t *testing.T, r *recording) {
+	if err := os.WriteFile(filepath.Join(r.s.Dir(), "README.md"), []byte("# demo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.s.API().Handle("list the project files", fakeapi.Reply{
+		Chunks: []fakeapi.Chunk{
+			{Text: "I'll take a look at the project first.\n\n"},
+			{Pause: 2 * time.Second, Text: "It looks like a small project"},
+			{Pause: 2 * time.Second, Text: " with only a few files so far.\n\n"},
+			{Pause: 2 * time.Second, Text: "Let me list them"},
+			{Pause: 2 * time.Second, Text: " to be sure"},
+			{Pause: 2 * time.Second, Text: " before I answer."},
+		},
+		Tool: bashEchoLs,
+		Next: &fakeapi.Reply{Chunks: []fakeapi.Chunk{
+			{Pause: 500 * time.Millisecond, Text: "The project has a single `README.md`"},
+			{Pause: time.Second, Text: " and nothing else yet."},
+		}},
+	})
+	r.hold(3*time.Second, "idle before the prompt")
+	r.typeText("list the project files")
+	r.waitFor(claudetest.Contains("Listed 1 directory"), "Bash ran (shown as Listed 1 directory)", 30*time.Second)
+	r.waitFor(claudetest.Completions(1), "completion line", 30*time.Second)
+	r.hold(15*time.Second, "idle after the turn")
+}
+
+// recordLongWork: the spinner runs ~30 s before the reply comes.
+func recordLongWork(t *testing.T, r *recording) {
+	r.s.API().Handle("refactor the parser", fakeapi.Reply{
+		Delay: 30 * time.Second,
+		Chunks: []fakeapi.Chunk{
+			{Text: "I refactored the parser into three smaller functions.\n\n"},
+			{Pause: time.Second, Text: "The tests still pass."},
+		},
+	})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("refactor the parser")
+	r.waitFor(claudetest.Completions(1), "completion line", 60*time.Second)
+	r.hold(5*time.Second, "idle after the turn")
+}
+
+// planText is the plan the fake writes into the plan file.
+const planText = "# Plan: add hello.txt\n\n## Steps\n1. Create `hello.txt` with a greeting\n2. Run the tests\n3. Commit the change\n"
+
+// recordPlanApproval: plan mode, a plan written to the plan file, and
+// ExitPlanMode's approval menu left open.
+func recordPlanApproval(t *testing.T, r *recording) {
+	r.s.API().HandleFunc(func(req fakeapi.Request) (fakeapi.Reply, bool) {
+		if req.ToolResult || !strings.Contains(req.LastUserText, "plan the greeting feature") {
+			return fakeapi.Reply{}, false
+		}
+		plan := req.PlanFilePath()
+		if plan == "" {
+			return fakeapi.Reply{Text: "fake API: the request names no plan file; is plan mode on?"}, true
+		}
+		return fakeapi.Reply{
+			Text: "I'll write up a plan.",
+			Tool: &fakeapi.ToolCall{Name: "Write", Input: map[string]any{"file_path": plan, "content": planText}},
+			Next: &fakeapi.Reply{
+				Text: "The plan is ready.",
+				Tool: &fakeapi.ToolCall{Name: "ExitPlanMode", Input: map[string]any{}},
+			},
+		}, true
+	})
+	r.hold(2*time.Second, "idle before plan mode")
+	r.s.SendKeys("BTab")
+	r.waitFor(claudetest.Contains("accept edits on"), "accept edits mode (BTab)", 5*time.Second)
+	r.s.SendKeys("BTab")
+	r.waitFor(claudetest.Contains("plan mode on"), "plan mode (BTab)", 5*time.Second)
+	r.hold(2*time.Second, "idle in plan mode")
+	r.typeText("plan the greeting feature")
+	r.waitFor(claudetest.Contains("Would you like to proceed?"), "plan approval menu", 30*time.Second)
+	r.hold(15*time.Second, "approval menu left open")
+}
+
+// recordQuestion: an AskUserQuestion picker left open.
+func recordQuestion(t *testing.T, r *recording) {
+	r.s.API().Handle("set up storage", fakeapi.Reply{
+		Text: "I need one decision first.",
+		Tool: &fakeapi.ToolCall{Name: "AskUserQuestion", Input: map[string]any{
+			"questions": []any{map[string]any{
+				"question":    "Which database should the project use?",
+				"header":      "Database",
+				"multiSelect": false,
+				"options": []any{
+					map[string]any{"label": "PostgreSQL", "description": "Relational, strong consistency"},
+					map[string]any{"label": "SQLite", "description": "Embedded, zero setup"},
+					map[string]any{"label": "Redis", "description": "In-memory key-value store"},
+				},
+			}},
+		}},
+	})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("set up storage")
+	r.waitFor(claudetest.Contains("Enter to select"), "question picker", 30*time.Second)
+	r.hold(20*time.Second, "picker left open")
+}
+
+// recordPermission: a Bash permission prompt left open.
+func recordPermission(t *testing.T, r *recording) {
+	r.s.API().Handle("clean the build", fakeapi.Reply{
+		Text: "I'll remove the build output and check the local port.",
+		Tool: &fakeapi.ToolCall{Name: "Bash", Input: map[string]any{
+			"command":     "rm -rf ./build-output-does-not-exist && curl -s http://127.0.0.1:9/ || true",
+			"description": "Delete build output and probe a local port",
+		}},
+	})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("clean the build")
+	r.waitFor(claudetest.Contains("Do you want to proceed?"), "permission prompt", 30*time.Second)
+	r.hold(20*time.Second, "prompt left open")
+}
+
+// recordAPIError: a 529 (and its one retry) ends the turn.
+func recordAPIError(t *testing.T, r *recording) {
+	r.s.API().Handle("deploy the service", fakeapi.Reply{Status: 529})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("deploy the service")
+	r.waitFor(claudetest.Contains("API Error: 529"), "API error line", 60*time.Second)
+	r.waitFor(claudetest.PromptReady, "idle prompt after the error", 10*time.Second)
+	r.hold(8*time.Second, "idle after the error")
+}
+
+// recordBackgroundAgent: an Agent call runs in the background, the turn
+// ends waiting for it, and its report starts a follow-up turn.
+func recordBackgroundAgent(t *testing.T, r *recording) {
+	api := r.s.API()
+	api.Handle("delegate the greeting", fakeapi.Reply{
+		Text: "I'll hand this to a subagent.",
+		Tool: &fakeapi.ToolCall{Name: "Agent", Input: map[string]any{
+			"description":   "Say hi subtask",
+			"prompt":        "Say hi from the subagent.",
+			"subagent_type": "general-purpose",
+		}},
+		Next: &fakeapi.Reply{Text: "The subagent is on it."},
+	})
+	api.Handle("<task-notification>", fakeapi.Reply{Text: "The subagent said hi. All done."})
+	api.Handle("Say hi from the subagent.", fakeapi.Reply{Delay: 8 * time.Second, Text: "hi from the subagent"})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("delegate the greeting")
+	r.waitFor(claudetest.Matches(claudetest.WaitingForAgents), "waiting for the background agent", 30*time.Second)
+	r.waitFor(claudetest.Completions(1), "completion line of the follow-up turn", 60*time.Second)
+	r.hold(5*time.Second, "idle after the follow-up turn")
+}

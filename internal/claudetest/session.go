@@ -1,0 +1,292 @@
+package claudetest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/internal/fakeapi"
+)
+
+// DefaultStartTimeout bounds the wait for Claude's first idle prompt box.
+// It takes 1–1.4 s on 2 cores (reference/claude-code-tui.md §3); the
+// margin is for a loaded CI machine.
+const DefaultStartTimeout = 30 * time.Second
+
+// Options shape a Session. The zero value runs claude with an API key
+// against a new fake API.
+type Options struct {
+	// API is the fake Claude talks to; nil starts one for the test.
+	API *fakeapi.Server
+	// Settings is merged over the seeded ~/.claude/settings.json: maps
+	// merge key by key and lists append, so hook entries (codeman's, say)
+	// join the recorder's.
+	Settings map[string]any
+	// ClaudeJSON is merged over the seeded ~/.claude.json, e.g.
+	// {"messageIdleNotifThresholdMs": 5000}.
+	ClaudeJSON map[string]any
+	// OAuth runs claude with CLAUDE_CODE_OAUTH_TOKEN instead of
+	// ANTHROPIC_API_KEY: subscription-style auth, under which a 429 with
+	// fakeapi.UsageLimit shows as a usage limit.
+	OAuth bool
+	// Env adds KEY=VALUE pairs to claude's environment, after (and so
+	// over) the defaults.
+	Env []string
+	// Args are extra claude arguments.
+	Args []string
+	// RecordHooks installs a hook command for RecordedHookEvents that
+	// logs each call; see HookEvents and WaitForHook.
+	RecordHooks bool
+	// Record captures the pane's raw output from before Claude's first
+	// frame, for SaveCast.
+	Record bool
+	// Ready says when claude has started; default PromptReady.
+	Ready func(screen string) bool
+	// StartTimeout bounds the wait for Ready; default DefaultStartTimeout.
+	StartTimeout time.Duration
+}
+
+// Session is one real Claude Code CLI in a pane of a private tmux server.
+// Its methods report failures through the test and must be called from the
+// test's goroutine.
+type Session struct {
+	t      testing.TB
+	claude string
+	api    *fakeapi.Server
+	tmux   *tmuxServer
+	root   string // everything the session writes: HOME, hook log, tmux config
+	home   string
+	dir    string // the project dir claude runs in
+	hooks  string // hook log dir, when RecordHooks
+	socket string
+	pane   string
+	pid    int // claude's pid: the pane's shell execs it
+	// serverPID is the tmux server's pid, for $TMUX.
+	serverPID string
+	rec       *recorder
+}
+
+// startGate is the tmux wait-for channel the pane blocks on before it
+// execs claude, so the recorder is attached before the first frame.
+const startGate = "claudetest-start"
+
+// NewSession starts claude and waits for its idle prompt box. It skips the
+// test under -short, without tmux and without the CLI, and cleans
+// everything up (tmux server, claude, HOME) when the test ends.
+func NewSession(t testing.TB, opts Options) *Session {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("claudetest: the real Claude Code CLI is not run under -short")
+	}
+	tmuxBin, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("claudetest: tmux not found in PATH")
+	}
+	claude, ok := FindClaude()
+	if !ok {
+		t.Skipf("claudetest: Claude Code CLI not found; run scripts/install-claude.sh (installs %s under %s) or set CODEMAN_E2E_CLAUDE", Version, InstallDir())
+	}
+	s := &Session{t: t, claude: claude, api: opts.API}
+	if s.api == nil {
+		s.api = fakeapi.New(t)
+	}
+	if err := s.prepare(tmuxBin, opts); err != nil {
+		t.Fatalf("claudetest: %v", err)
+	}
+	t.Cleanup(s.close)
+	if err := s.start(opts); err != nil {
+		t.Fatalf("claudetest: %v", err)
+	}
+	ready, timeout := opts.Ready, opts.StartTimeout
+	if ready == nil {
+		ready = PromptReady
+	}
+	if timeout == 0 {
+		timeout = DefaultStartTimeout
+	}
+	s.WaitFor(ready, "claude to start", timeout)
+	return s
+}
+
+// prepare lays out the session's files: HOME with its seeds, the project
+// dir, the hook recorder, the tmux config.
+func (s *Session) prepare(tmuxBin string, opts Options) error {
+	root, err := filepath.EvalSymlinks(s.t.TempDir())
+	if err != nil {
+		return fmt.Errorf("resolve temp dir: %w", err)
+	}
+	s.root, s.home = root, filepath.Join(root, "home")
+	// The trust seed is keyed by the cwd as claude sees it, so the path
+	// must be free of symlinks.
+	s.dir = filepath.Join(s.home, "proj")
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("create project dir: %w", err)
+	}
+	settings := baseSettings()
+	if opts.RecordHooks {
+		s.hooks = filepath.Join(root, "hooks")
+		hookSettings, err := installHookRecorder(filepath.Join(root, "hook.sh"), s.hooks)
+		if err != nil {
+			return err
+		}
+		settings = merge(settings, hookSettings)
+	}
+	if err := writeJSON(filepath.Join(s.home, ".claude", "settings.json"), merge(settings, opts.Settings)); err != nil {
+		return err
+	}
+	if err := writeJSON(filepath.Join(s.home, ".claude.json"), merge(claudeJSON(s.dir), opts.ClaudeJSON)); err != nil {
+		return err
+	}
+	s.tmux, err = newTmuxServer(tmuxBin, filepath.Join(root, "tmux.conf"), serverEnv(s.home))
+	return err
+}
+
+// start opens the pane, attaches the recorder, and lets claude run.
+func (s *Session) start(opts Options) error {
+	out, err := s.tmux.run("new-session", "-d", "-s", "claude", "-x", strconv.Itoa(Width), "-y", strconv.Itoa(Height),
+		"-c", s.dir, "-P", "-F", "#{pane_id} #{pane_pid} #{socket_path} #{pid}", s.paneCommand(opts))
+	if err != nil {
+		return err
+	}
+	fields := strings.Fields(out)
+	if len(fields) != 4 {
+		return fmt.Errorf("new-session printed %q, want pane id, pane pid, socket and server pid", out)
+	}
+	s.pane, s.socket, s.serverPID = fields[0], fields[2], fields[3]
+	if s.pid, err = strconv.Atoi(fields[1]); err != nil {
+		return fmt.Errorf("new-session printed pid %q: %w", fields[1], err)
+	}
+	if opts.Record {
+		if s.rec, err = startRecorder(s.tmux, s.pane, filepath.Join(s.root, "output.fifo")); err != nil {
+			return err
+		}
+	}
+	_, err = s.tmux.run("wait-for", "-S", startGate)
+	return err
+}
+
+// paneCommand is the shell command of the pane: wait at the gate, then
+// exec claude. The environment is in the command itself because a tmux
+// server that already runs does not pass a client's environment on
+// (reference/claude-code-tui.md §2).
+func (s *Session) paneCommand(opts Options) string {
+	words := []string{"exec", "env"}
+	words = append(words, s.claudeEnv(opts)...)
+	words = append(words, s.claude)
+	words = append(words, opts.Args...)
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	// Inside the pane $TMUX names this server, so the bare tmux client
+	// reaches it.
+	return shellQuote(s.tmux.bin) + " wait-for " + startGate + " && " + strings.Join(words, " ")
+}
+
+// claudeEnv is what claude needs to run offline against the fake
+// (reference/claude-code-tui.md §2): no telemetry, update or title side
+// traffic, and one retry so an API error shows within seconds.
+func (s *Session) claudeEnv(opts Options) []string {
+	env := []string{
+		"HOME=" + s.home,
+		"ANTHROPIC_BASE_URL=" + s.api.URL(),
+		"DISABLE_TELEMETRY=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_MAX_RETRIES=1",
+	}
+	if opts.OAuth {
+		env = append(env, "CLAUDE_CODE_OAUTH_TOKEN="+FakeOAuthToken)
+	} else {
+		env = append(env, "ANTHROPIC_API_KEY="+FakeAPIKey)
+	}
+	return append(env, opts.Env...)
+}
+
+// close ends the session: recorder, tmux server, claude. The test's
+// TempDir cleanup removes the files afterwards, so claude must be gone by
+// then.
+func (s *Session) close() {
+	if s.t.Failed() && s.pane != "" {
+		s.t.Logf("claudetest: pane %s at the end:\n%s", s.pane, s.captureOrError())
+	}
+	if s.rec != nil {
+		s.rec.stop(s.tmux)
+	}
+	if _, err := s.tmux.run("kill-server"); err != nil {
+		s.t.Logf("claudetest: %v", err) // the server may have gone with its last pane
+	}
+	if s.pid > 0 {
+		waitExit(s.pid, 5*time.Second)
+	}
+	removeSocket(s.socket)
+	if s.rec != nil {
+		s.rec.wait()
+	}
+}
+
+// waitExit waits for claude to leave after the server hung up on it, and
+// kills it when it does not.
+func waitExit(pid int, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond) // polling a pid has no event to wait on
+	}
+	syscall.Kill(pid, syscall.SIGKILL) // best effort: it may have just exited
+}
+
+// removeSocket deletes the server's socket file, which tmux leaves behind,
+// but only if it still is a socket.
+func removeSocket(path string) {
+	if fi, err := os.Lstat(path); path != "" && err == nil && fi.Mode()&os.ModeSocket != 0 {
+		os.Remove(path) // best effort: a leftover socket in the tmux dir harms no one
+	}
+}
+
+// API returns the fake API the session talks to.
+func (s *Session) API() *fakeapi.Server { return s.api }
+
+// Socket returns the tmux server's socket path.
+func (s *Session) Socket() string { return s.socket }
+
+// PaneID returns claude's pane id, such as "%0".
+func (s *Session) PaneID() string { return s.pane }
+
+// Address returns the pane's canonical address, tmux:<socket>:<pane id>.
+func (s *Session) Address() string { return "tmux:" + s.socket + ":" + s.pane }
+
+// Home returns the throwaway HOME.
+func (s *Session) Home() string { return s.home }
+
+// Dir returns the project dir claude runs in.
+func (s *Session) Dir() string { return s.dir }
+
+// Claude returns the path of the CLI binary the session runs.
+func (s *Session) Claude() string { return s.claude }
+
+// Tmux runs a tmux command against the session's server and returns its
+// output, failing the test on error.
+func (s *Session) Tmux(args ...string) string {
+	s.t.Helper()
+	out, err := s.tmux.run(args...)
+	if err != nil {
+		s.t.Fatalf("claudetest: %v", err)
+	}
+	return out
+}
+
+// PaneEnv returns the environment a program started in claude's pane
+// would see: the server's minimal environment plus TMUX and TMUX_PANE. Run
+// codeman with it to act on the session as if from inside the pane.
+func (s *Session) PaneEnv() []string {
+	return append(append([]string(nil), s.tmux.env...),
+		"TMUX="+s.socket+","+s.serverPID+",0", "TMUX_PANE="+s.pane)
+}

@@ -1,0 +1,143 @@
+package claudetest_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/fakeapi"
+)
+
+func TestSession_Turn(t *testing.T) {
+	s := claudetest.NewSession(t, claudetest.Options{RecordHooks: true})
+	s.API().Handle("hello there", fakeapi.Reply{Text: "Hello from the fake."})
+
+	s.Type("hello there")
+	req, err := s.API().WaitForRequest(fakeapi.UserText("hello there"), 15*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !req.Stream || !req.HasTool("Bash") || req.Model == "" {
+		t.Errorf("request: stream=%t tools=%v model=%q, want a streamed main-loop request", req.Stream, req.Tools, req.Model)
+	}
+	screen := s.WaitFor(claudetest.Completions(1), "the completion line", 15*time.Second)
+	if !strings.Contains(screen, "● Hello from the fake.") {
+		t.Errorf("reply not on screen:\n%s", screen)
+	}
+	s.WaitFor(claudetest.PromptReady, "the idle prompt", 5*time.Second)
+
+	stop := s.WaitForHook(claudetest.HookNamed("Stop", time.Time{}), "Stop", 10*time.Second)
+	if got := stop.Field("last_assistant_message"); got != "Hello from the fake." {
+		t.Errorf("Stop last_assistant_message = %q", got)
+	}
+	if got := s.HookEvents()[0].Name; got != "SessionStart" {
+		t.Errorf("first hook %s, want SessionStart", got)
+	}
+}
+
+func TestSession_Record(t *testing.T) {
+	s := claudetest.NewSession(t, claudetest.Options{Record: true, RecordHooks: true})
+	s.Type("hello there")
+	s.WaitFor(claudetest.Completions(1), "the completion line", 15*time.Second)
+	s.WaitForHook(claudetest.HookNamed("Stop", time.Time{}), "Stop", 10*time.Second)
+	path := filepath.Join(t.TempDir(), "turn.cast")
+	s.SaveCast(path)
+
+	head, events := readCast(t, path)
+	if head.Version != 2 || head.Width != 200 || head.Height != 50 || head.Env["TERM"] == "" {
+		t.Errorf("header %+v", head)
+	}
+	var before strings.Builder // output before the prompt was submitted
+	var hooks []string
+	for _, e := range events {
+		if label, ok := strings.CutPrefix(e.Data, "hook:"); ok && e.Kind == "m" {
+			var p struct {
+				Event string `json:"hook_event_name"`
+			}
+			if err := json.Unmarshal([]byte(label), &p); err != nil {
+				t.Fatalf("marker %q: %v", e.Data, err)
+			}
+			hooks = append(hooks, p.Event)
+		}
+		if e.Kind == "o" && !slices.Contains(hooks, "UserPromptSubmit") {
+			before.WriteString(e.Data)
+		}
+	}
+	// The recording starts before the first frame: it holds the switch to
+	// the alternate screen and the whole header.
+	for _, want := range []string{"\x1b[?1049h", "Claude Code", "v" + claudetest.Version, "for shortcuts"} {
+		if !strings.Contains(before.String(), want) {
+			t.Errorf("output before the prompt lacks %q", want)
+		}
+	}
+	for _, want := range []string{"SessionStart", "UserPromptSubmit", "Stop"} {
+		if !slices.Contains(hooks, want) {
+			t.Errorf("hook markers %v lack %s", hooks, want)
+		}
+	}
+	if last := events[len(events)-1]; last.Kind != "m" || last.Data != claudetest.EndMarker {
+		t.Errorf("last event %+v, want the end marker", last)
+	}
+}
+
+func TestSession_OAuthUsageLimit(t *testing.T) {
+	s := claudetest.NewSession(t, claudetest.Options{OAuth: true})
+	s.API().Handle("usage limit please", fakeapi.Reply{Status: 429, UsageLimit: &fakeapi.UsageLimit{Claim: "five_hour"}})
+
+	s.Type("first line\nusage limit please") // a bracketed paste
+	s.WaitFor(claudetest.Contains("You've hit your 5-hour limit"), "the usage limit line", 15*time.Second)
+	req, err := s.API().WaitForRequest(fakeapi.UserText("usage limit please"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.LastUserText != "first line\nusage limit please" {
+		t.Errorf("pasted prompt arrived as %q, want one text with its newline", req.LastUserText)
+	}
+	if auth := req.Header.Get("Authorization"); auth != "Bearer "+claudetest.FakeOAuthToken {
+		t.Errorf("Authorization %q, want the fake OAuth token", auth)
+	}
+}
+
+// castEvent is one parsed asciicast event.
+type castEvent struct {
+	Time       float64
+	Kind, Data string
+}
+
+// readCast parses an asciicast v2 file, checking that it is valid UTF-8 and
+// that its times never go back.
+func readCast(t *testing.T, path string) (head struct {
+	Version, Width, Height int
+	Env                    map[string]string
+}, events []castEvent) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(data) {
+		t.Fatalf("%s is not valid UTF-8", path)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if err := json.Unmarshal([]byte(lines[0]), &head); err != nil {
+		t.Fatalf("%s:1: %v", path, err)
+	}
+	for i, line := range lines[1:] {
+		var raw [3]any
+		if err := json.Unmarshal([]byte(line), &raw); err != nil {
+			t.Fatalf("%s:%d: %v", path, i+2, err)
+		}
+		e := castEvent{Time: raw[0].(float64), Kind: raw[1].(string), Data: raw[2].(string)}
+		if len(events) > 0 && e.Time < events[len(events)-1].Time {
+			t.Fatalf("%s:%d: time goes back", path, i+2)
+		}
+		events = append(events, e)
+	}
+	return head, events
+}
