@@ -140,3 +140,16 @@ func pollOnce(t *testing.T, ctx context.Context, clock *clockwork.FakeClock, d t
 	clock.Advance(d)
 	block(t, ctx, clock)
 }
+
+func TestClient_Backoff(t *testing.T) {
+	c := NewClient(Server{Socket: "/unused"}, "x", ClientOptions{BackoffMin: time.Second, BackoffMax: 10 * time.Second})
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
+	for i, w := range want {
+		if got := c.backoff(i + 1); got != w {
+			t.Errorf("backoff(%d) = %s, want %s", i+1, got, w)
+		}
+	}
+	if got := c.backoff(1000); got != 10*time.Second {
+		t.Errorf("backoff(1000) = %s", got)
+	}
+}
