@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// MinVersion is the oldest tmux codeman runs with: 3.2 brought control-mode
+// minVersion is the oldest tmux codeman runs with: 3.2 brought control-mode
 // flow control (pause-after, %extended-output, refresh-client -A).
-var MinVersion = Version{Major: 3, Minor: 2}
+var minVersion = Version{Major: 3, Minor: 2}
 
 // Version is a tmux release number. Development builds ("master") have
 // Dev set and compare newer than any release.
@@ -37,7 +37,7 @@ var openBSDFirst32 = Version{Major: 6, Minor: 9}
 // ParseVersion reads what `tmux -V` or #{version} prints without the
 // "tmux " prefix: "3.3a", "3.2", "3.4-rc", "next-3.4", "master",
 // "openbsd-7.4". An OpenBSD version is mapped to the tmux it shipped,
-// as far as MinVersion is concerned.
+// as far as minVersion is concerned.
 func ParseVersion(s string) (Version, error) {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "tmux ")
 	switch {
@@ -53,7 +53,7 @@ func ParseVersion(s string) (Version, error) {
 		if v.Less(openBSDFirst32) {
 			return Version{Major: 3, Minor: 1}, nil
 		}
-		return MinVersion, nil
+		return minVersion, nil
 	}
 	return parseRelease(s, s)
 }
@@ -80,9 +80,9 @@ func CheckVersion(s string) error {
 	if err != nil {
 		return err
 	}
-	if v.Less(MinVersion) {
+	if v.Less(minVersion) {
 		return fmt.Errorf("tmux %s is too old: codeman needs %d.%d or newer for control-mode flow control",
-			strings.TrimPrefix(strings.TrimSpace(s), "tmux "), MinVersion.Major, MinVersion.Minor)
+			strings.TrimPrefix(strings.TrimSpace(s), "tmux "), minVersion.Major, minVersion.Minor)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ func TestParseVersion(t *testing.T) {
 		{"3.5-rc", Version{Major: 3, Minor: 5}, false},
 		{"next-3.4", Version{Major: 3, Minor: 4}, false},
 		{"master", Version{Dev: true}, false},
-		{"openbsd-7.4", MinVersion, false},
+		{"openbsd-7.4", minVersion, false},
 		{"openbsd-6.8", Version{Major: 3, Minor: 1}, false},
 		{"10.0", Version{Major: 10}, false},
 		{"", Version{}, true},
