@@ -2,6 +2,7 @@ package claudetest_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,10 @@ func TestRecordReplayFixtures(t *testing.T) {
 			sc.run(t, r)
 			path := filepath.Join(replayDir, sc.name+".cast")
 			r.s.SaveCast(path)
+			for _, req := range r.s.API().Requests() {
+				r.log = append(r.log, fmt.Sprintf("%s\tAPI %s status=%d retry=%t tool_result=%t %q",
+					req.At.Sub(r.start).Truncate(100*time.Millisecond), req.Path, req.Status, req.Retry, req.ToolResult, req.LastUserText))
+			}
 			fi, err := os.Stat(path)
 			if err != nil {
 				t.Fatal(err)
@@ -86,13 +91,16 @@ var bashEchoLs = &fakeapi.ToolCall{Name: "Bash", Input: map[string]any{
 }}
 
 var scenarios = []scenario{
-	{name: "turn-ends", run: recordTurnEnds},
+	// Claude's idle_prompt notification comes 60 s after Stop by default;
+	// 10 s puts it inside the recording's idle tail.
+	{name: "turn-ends", run: recordTurnEnds, opts: claudetest.Options{ClaudeJSON: map[string]any{"messageIdleNotifThresholdMs": 10000}}},
 	{name: "long-work", run: recordLongWork},
 	{name: "plan-approval", run: recordPlanApproval},
 	{name: "question", run: recordQuestion},
 	{name: "permission", run: recordPermission},
 	{name: "api-error", run: recordAPIError},
 	{name: "background-agent", run: recordBackgroundAgent},
+	{name: "usage-limit", run: recordUsageLimit, opts: claudetest.Options{OAuth: true}},
 }
 
 // recordTurnEnds: a reply that streams for ~10 s, a read-only Bash call
@@ -240,4 +248,16 @@ func recordBackgroundAgent(t *testing.T, r *recording) {
 	r.waitFor(claudetest.Matches(claudetest.WaitingForAgents), "waiting for the background agent", 30*time.Second)
 	r.waitFor(claudetest.Completions(1), "completion line of the follow-up turn", 60*time.Second)
 	r.hold(5*time.Second, "idle after the follow-up turn")
+}
+
+// recordUsageLimit: under subscription auth a 429 with the unified rate
+// limit headers is the 5-hour usage limit, with its automatic continue.
+func recordUsageLimit(t *testing.T, r *recording) {
+	r.s.API().Handle("keep going", fakeapi.Reply{Status: 429, UsageLimit: &fakeapi.UsageLimit{
+		Claim: "five_hour", ResetAt: time.Now().Add(2 * time.Hour).Truncate(time.Minute),
+	}})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("keep going")
+	r.waitFor(claudetest.Contains("Usage limit reached"), "usage limit lines", 30*time.Second)
+	r.hold(10*time.Second, "limit shown, waiting to continue")
 }

@@ -104,6 +104,28 @@ func TestSession_OAuthUsageLimit(t *testing.T) {
 	}
 }
 
+func TestSession_APIErrorSurvivesRetry(t *testing.T) {
+	s := claudetest.NewSession(t, claudetest.Options{RecordHooks: true})
+	s.API().Enqueue(fakeapi.Reply{Status: 529})
+
+	s.Type("deploy it")
+	s.WaitFor(claudetest.Contains("API Error: 529 Overloaded (fake)"), "the API error line", 20*time.Second)
+	failure := s.WaitForHook(claudetest.HookNamed("StopFailure", time.Time{}), "StopFailure", 10*time.Second)
+	if got := failure.Field("error"); got != "server_error" {
+		t.Errorf("StopFailure error %q, want server_error", got)
+	}
+	// CLAUDE_CODE_MAX_RETRIES=1: one retry, which must get the error too.
+	var retries int
+	for _, r := range s.API().Requests() {
+		if r.Retry && r.Status == 529 {
+			retries++
+		}
+	}
+	if retries != 1 {
+		t.Errorf("%d retries answered 529, want 1", retries)
+	}
+}
+
 // castEvent is one parsed asciicast event.
 type castEvent struct {
 	Time       float64

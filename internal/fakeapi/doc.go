@@ -21,7 +21,7 @@
 // the Next of the tool call whose result it carries, the HandleFunc and
 // Handle rules in the order they were added, the queue (fresh user turns
 // only), and the default reply. A retry of a request that got an error
-// (Claude's x-stainless-retry-count header) gets the same error, so a
+// (Claude Code resends the identical body) gets the same error, so a
 // scripted failure is what the screen shows even with retries left.
 //
 // "What the user typed last" is the last text block of the last message with

@@ -31,6 +31,7 @@ func (s *Server) serveMessages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := s.choose(req)
+	req.Retry = a.retry
 	if a.reply.MidStreamError && !req.Stream && !a.reply.failed() {
 		a.reply.Status = http.StatusInternalServerError // a JSON answer cannot break off midway
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"strconv"
 	"time"
 )
 
@@ -26,10 +25,12 @@ type Request struct {
 	ToolUseIDs []string
 	Stream     bool
 	Title      bool // the session title side request
-	Retry      int  // x-stainless-retry-count: 0 for a first attempt
-	Status     int  // the HTTP status answered
-	Header     http.Header
-	Body       []byte
+	// Retry is set when the body is the same as that of an earlier request
+	// that got an error: Claude Code retrying it.
+	Retry  bool
+	Status int // the HTTP status answered
+	Header http.Header
+	Body   []byte
 }
 
 // HasTool reports whether the request offered the named tool.
@@ -132,14 +133,4 @@ func decodeContent(raw json.RawMessage) ([]contentBlock, error) {
 		return nil, err
 	}
 	return blocks, nil
-}
-
-// retryCount reads the SDK's retry counter; anything unreadable is a first
-// attempt.
-func retryCount(h http.Header) int {
-	n, err := strconv.Atoi(h.Get("x-stainless-retry-count"))
-	if err != nil {
-		return 0
-	}
-	return n
 }

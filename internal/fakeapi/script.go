@@ -1,6 +1,7 @@
 package fakeapi
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -11,24 +12,23 @@ type script struct {
 	rules    []func(Request) (Reply, bool)
 	queue    []Reply
 	fallback Reply
-	next     map[string]*Reply // tool_use_id -> the reply to its result
-	failed   *failure          // the last error answered, for its retries
+	next     map[string]*Reply  // tool_use_id -> the reply to its result
+	failed   map[[32]byte]Reply // body hash -> the error it got, for retries
 }
 
-// failure remembers an error reply and the text it answered.
-type failure struct {
-	text  string
-	reply Reply
-}
+// maxFailures bounds the remembered failures; retries come within seconds,
+// so forgetting old ones loses nothing.
+const maxFailures = 64
 
 func newScript() script {
-	return script{fallback: Reply{Text: DefaultText}, next: map[string]*Reply{}}
+	return script{fallback: Reply{Text: DefaultText}, next: map[string]*Reply{}, failed: map[[32]byte]Reply{}}
 }
 
 // answer is a chosen reply plus the id of its tool call, if any.
 type answer struct {
 	reply  Reply
 	toolID string
+	retry  bool // the reply repeats the error of an identical request
 }
 
 // Handle answers every fresh user turn whose last user text contains substr
@@ -70,8 +70,16 @@ func (s *Server) choose(req Request) answer {
 	if req.Title {
 		return answer{reply: Reply{Text: TitleText}}
 	}
+	// Claude Code retries by resending the very same body (its
+	// x-stainless-retry-count stays 0), and every new turn or tool result
+	// changes the body, so an identical body is a retry.
+	sum := sha256.Sum256(req.Body)
 	s.mu.Lock()
-	r, ok := s.script.fixed(req)
+	r, retry := s.script.failed[sum]
+	ok := retry
+	if !ok {
+		r, ok = s.script.continuation(req)
+	}
 	rules := s.script.rules
 	s.mu.Unlock()
 	for i := 0; !ok && i < len(rules); i++ {
@@ -82,11 +90,13 @@ func (s *Server) choose(req Request) answer {
 	if !ok {
 		r = s.script.pop(req)
 	}
-	s.script.failed = nil
 	if r.failed() || r.MidStreamError {
-		s.script.failed = &failure{text: req.LastUserText, reply: r}
+		if len(s.script.failed) >= maxFailures {
+			clear(s.script.failed)
+		}
+		s.script.failed[sum] = r
 	}
-	a := answer{reply: r}
+	a := answer{reply: r, retry: retry}
 	if r.Tool != nil {
 		a.toolID = fmt.Sprintf("toolu_fake_%016x", rand.Uint64())
 		if r.Next != nil {
@@ -96,12 +106,8 @@ func (s *Server) choose(req Request) answer {
 	return a
 }
 
-// fixed returns the replies that do not depend on rules: a retry repeats
-// the error it retries, and a tool result gets its call's Next.
-func (sc *script) fixed(req Request) (Reply, bool) {
-	if req.Retry > 0 && sc.failed != nil && sc.failed.text == req.LastUserText {
-		return sc.failed.reply, true
-	}
+// continuation returns the Next of the tool call whose result req carries.
+func (sc *script) continuation(req Request) (Reply, bool) {
 	for _, id := range req.ToolUseIDs {
 		if r, ok := sc.next[id]; ok {
 			delete(sc.next, id)

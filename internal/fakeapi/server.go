@@ -145,7 +145,6 @@ func (s *Server) newRequest(r *http.Request, body []byte, status int) Request {
 		At:     s.Clock.Now(),
 		Method: r.Method,
 		Path:   r.URL.Path,
-		Retry:  retryCount(r.Header),
 		Status: status,
 		Header: r.Header.Clone(),
 		Body:   body,
