@@ -1,0 +1,394 @@
+package respawn
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// ScreenFacts is what a rendered screen shows. No single fact decides:
+// the controller weighs them with hooks, silence and AI checks.
+type ScreenFacts struct {
+	Working    bool // status line, busy footer or API retry line on screen
+	Completion bool // the newest status row of the transcript is a completion line, nothing was prompted after it, and the footer is idle
+	// BackgroundWait is the number of background agents the finished turn
+	// waits for ("✻ Waiting for 1 background agent to finish"), under the
+	// same conditions as Completion.
+	BackgroundWait int
+	PlanMenu       bool   // the plan approval menu with an accepting option highlighted: the one dialog codeman may accept
+	Question       bool   // an AskUserQuestion picker
+	Permission     bool   // a tool permission prompt
+	Dialog         bool   // any other dialog a person must answer
+	PromptBox      bool   // the prompt box is on screen; it is there while Claude works too, so never evidence of idle by itself
+	Input          string // text in the prompt box; "" when empty or showing a placeholder
+	APIError       string // the latest turn's API error, "" if none
+	UsageLimit     string // the latest turn's usage-limit message, for FindUsageLimit; "" if none
+	Tokens         int64  // token counter of the status line, -1 if none
+	Evidence       []string
+
+	dialog string // the pattern behind Dialog, for Blocker
+}
+
+// Blocker returns a short reason when a person must answer what is on
+// screen, "" otherwise. A plan approval menu is no blocker: codeman may
+// accept it.
+func (f ScreenFacts) Blocker() string {
+	switch {
+	case f.Question:
+		return "question"
+	case f.Permission:
+		return "permission prompt"
+	case f.Dialog && f.dialog != "":
+		return "dialog (" + f.dialog + ")"
+	case f.Dialog:
+		return "dialog"
+	}
+	return ""
+}
+
+// Classify reads a rendered screen.
+func (p *Patterns) Classify(s Screen) ScreenFacts {
+	l := readLayout(s.Lines)
+	c := classifier{l: &l, f: ScreenFacts{Tokens: -1, PromptBox: l.box, Input: l.input()}}
+	for _, i := range p.screen {
+		c.match(&p.list[i])
+	}
+	c.decideWorking()
+	c.decideTurnEnd()
+	c.decideDialogs()
+	c.decideFailures()
+	return c.f
+}
+
+// hit is one pattern matching one row.
+type hit struct {
+	p     *Pattern
+	row   int
+	text  string // the row without surrounding blanks
+	value string // the first group when the pattern has one, else text
+}
+
+type classifier struct {
+	l    *layout
+	f    ScreenFacts
+	hits []hit
+}
+
+func (c *classifier) match(p *Pattern) {
+	for r, row := range c.l.rows {
+		if row == "" || !c.l.in(p.where, r) || !strings.Contains(row, p.lit) {
+			continue
+		}
+		m := p.Re.FindStringSubmatch(row)
+		if m == nil {
+			continue
+		}
+		h := hit{p: p, row: r, text: strings.TrimSpace(row)}
+		h.value = h.text
+		if len(m) > 1 && m[1] != "" {
+			h.value = strings.TrimSpace(m[1])
+		}
+		c.hits = append(c.hits, h)
+	}
+}
+
+func (c *classifier) kind(k PatternKind) []hit {
+	var out []hit
+	for _, h := range c.hits {
+		if h.p.Kind == k {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func (c *classifier) evidence(hs ...hit) {
+	for _, h := range hs {
+		c.f.Evidence = append(c.f.Evidence, h.p.Name+": "+h.text)
+	}
+}
+
+func (c *classifier) decideWorking() {
+	work := c.kind(PatternWorking)
+	c.f.Working = len(work) > 0
+	c.evidence(work...)
+	for _, h := range work {
+		if h.p.Name == "status_line" {
+			c.f.Tokens = firstTokens([]byte(h.text), 0)
+			break
+		}
+	}
+}
+
+// decideTurnEnd looks at the newest completion or background-wait row: it
+// counts only when no prompt was echoed after it and the footer is idle.
+func (c *classifier) decideTurnEnd() {
+	var newest *hit
+	for i, h := range c.hits {
+		k := h.p.Kind
+		if (k == PatternCompletion || k == PatternBackgroundWait) && (newest == nil || h.row > newest.row) {
+			newest = &c.hits[i]
+		}
+	}
+	if newest == nil || !c.l.box || c.f.Working || newest.row < c.l.lastEcho {
+		return
+	}
+	c.evidence(*newest)
+	if newest.p.Kind == PatternCompletion {
+		c.f.Completion = true
+		return
+	}
+	c.f.BackgroundWait = 1
+	if n, ok := smallInt(newest.value); ok && n > 0 {
+		c.f.BackgroundWait = n
+	}
+}
+
+// decideDialogs sets the dialog facts. A plan menu needs its title and an
+// accepting option under the ❯ selector, since codeman answers it with
+// Enter; a plan dialog without that is one a person must answer.
+func (c *classifier) decideDialogs() {
+	questions, permissions := c.kind(PatternQuestion), c.kind(PatternPermission)
+	c.f.Question, c.f.Permission = len(questions) > 0, len(permissions) > 0
+	c.evidence(questions...)
+	c.evidence(permissions...)
+	if c.f.Question || c.f.Permission {
+		return
+	}
+	plans := c.kind(PatternPlanMenu)
+	var title, option bool
+	for _, h := range plans {
+		if strings.Contains(h.text, "❯") {
+			option = true
+		} else {
+			title = true
+		}
+	}
+	if title && option {
+		c.f.PlanMenu = true
+		c.evidence(plans...)
+		return
+	}
+	others := append(c.kind(PatternDialog), plans...)
+	if len(others) > 0 {
+		c.f.Dialog, c.f.dialog = true, others[0].p.Name
+		c.evidence(others...)
+	}
+}
+
+// decideFailures reports the latest turn's API error and usage limit.
+func (c *classifier) decideFailures() {
+	errs := c.kind(PatternAPIError)
+	newest := -1
+	for _, h := range errs {
+		if h.row > newest {
+			c.f.APIError, newest = h.value, h.row
+		}
+	}
+	c.evidence(errs...)
+	if h, ok := c.usageLimit(); ok {
+		c.f.UsageLimit = h.value
+		c.evidence(c.kind(PatternUsageLimit)...)
+	}
+}
+
+// usageLimit picks the usage-limit row to report: transcript rows before
+// the footer, newest first, preferring one whose reset time names its zone
+// or date ("resets 10:06pm (UTC)" over the footer's "resets 10:06pm").
+func (c *classifier) usageLimit() (hit, bool) {
+	var best hit
+	found := false
+	rank := func(h hit) int {
+		r := 0
+		if h.row < c.l.bodyEnd {
+			r += 2
+		}
+		if parseReset(h.value).precise() {
+			r += 4
+		}
+		return r
+	}
+	for _, h := range c.kind(PatternUsageLimit) {
+		if !found || rank(h) > rank(best) || rank(h) == rank(best) && h.row > best.row {
+			best, found = h, true
+		}
+	}
+	return best, found
+}
+
+// smallInt parses a short decimal number.
+func smallInt(s string) (int, bool) {
+	if s == "" || len(s) > 6 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// region names the rows a screen pattern is tried on.
+type region uint8
+
+const (
+	regionDefault      region = iota // the usual rows of the pattern's kind (kindRegion)
+	regionBody                       // above the prompt box: transcript, status line, hints
+	regionFooter                     // under the prompt box
+	regionOutside                    // body and footer
+	regionDialog                     // every row, but only while the prompt box is hidden
+	regionLatest                     // body rows after the newest prompt echo
+	regionLatestFooter               // regionLatest and the footer
+)
+
+// kindRegion is where patterns of a kind are looked for, unless a built-in
+// pattern says otherwise.
+func kindRegion(k PatternKind) region {
+	switch k {
+	case PatternWorking:
+		return regionOutside
+	case PatternCompletion, PatternBackgroundWait:
+		return regionBody
+	case PatternAPIError:
+		return regionLatest
+	case PatternUsageLimit:
+		return regionLatestFooter
+	}
+	return regionDialog
+}
+
+// layout is the structure of a Claude Code screen: the prompt box pinned
+// under the transcript, the footer under the box.
+type layout struct {
+	rows        []string // without trailing blanks
+	box         bool     // a prompt box is on screen
+	boxTop      int      // its upper rule
+	boxBottom   int      // its lower rule
+	bodyEnd     int      // rows [0, bodyEnd) are above the box (all rows without one)
+	footerStart int      // rows [footerStart, len(rows)) are the footer
+	lastEcho    int      // the newest prompt echo ("❯ text") in the body, -1 if none
+}
+
+// footerRowsWithoutBox is how many of the last non-blank rows count as the
+// footer when no prompt box was found, so that a busy footer is still seen
+// on a screen this code does not understand.
+const footerRowsWithoutBox = 3
+
+func readLayout(lines []string) layout {
+	l := layout{rows: make([]string, len(lines)), lastEcho: -1}
+	for i, s := range lines {
+		// capture-pane keeps the NO-BREAK SPACE after an empty "❯".
+		l.rows[i] = strings.TrimRight(s, " \t\u00a0")
+	}
+	l.findBox()
+	if l.box {
+		l.bodyEnd, l.footerStart = l.boxTop, l.boxBottom+1
+	} else {
+		l.bodyEnd, l.footerStart = len(l.rows), l.lastNonBlank(footerRowsWithoutBox)
+	}
+	for r := l.bodyEnd - 1; r >= 0; r-- {
+		if isPromptEcho(l.rows[r]) {
+			l.lastEcho = r
+			break
+		}
+	}
+	return l
+}
+
+// findBox finds the lowest prompt box: a rule, an input row starting with
+// "❯" and a NO-BREAK SPACE, maybe more input rows, a rule. Dialog options
+// under a rule use a normal space after "❯" (capture 21), so they are no box.
+func (l *layout) findBox() {
+	below := -1
+	for r := len(l.rows) - 1; r >= 0; r-- {
+		if !isRule(l.rows[r]) {
+			continue
+		}
+		if below > r+1 && isInputRow(l.rows[r+1]) {
+			l.box, l.boxTop, l.boxBottom = true, r, below
+			return
+		}
+		below = r
+	}
+}
+
+func (l *layout) lastNonBlank(k int) int {
+	for r := len(l.rows) - 1; r >= 0; r-- {
+		if l.rows[r] != "" {
+			if k--; k == 0 {
+				return r
+			}
+		}
+	}
+	return 0
+}
+
+func (l *layout) in(where region, r int) bool {
+	body := r < l.bodyEnd
+	footer := r >= l.footerStart
+	latest := body && r > l.lastEcho
+	switch where {
+	case regionBody:
+		return body
+	case regionFooter:
+		return footer
+	case regionOutside:
+		return body || footer
+	case regionDialog:
+		return !l.box
+	case regionLatest:
+		return latest
+	case regionLatestFooter:
+		return latest || footer
+	}
+	return false
+}
+
+// promptPlaceholders are shown dimmed in an empty prompt box; plain text
+// capture cannot tell them from typed text (captures 45, 47, 62).
+var promptPlaceholders = []string{
+	"Resend your message to try again",
+	"Once fixed, resend your message",
+	"Press up to edit queued messages",
+}
+
+// input returns the text in the prompt box, "" when it is empty or shows a
+// placeholder.
+func (l *layout) input() string {
+	if !l.box {
+		return ""
+	}
+	rows := make([]string, 0, l.boxBottom-l.boxTop-1)
+	for r := l.boxTop + 1; r < l.boxBottom; r++ {
+		rows = append(rows, strings.TrimSpace(strings.TrimPrefix(l.rows[r], "❯")))
+	}
+	text := strings.TrimSpace(strings.Join(rows, "\n"))
+	for _, p := range promptPlaceholders {
+		if text == p {
+			return ""
+		}
+	}
+	// An empty box may suggest a prompt, dimmed: Try "fix lint errors".
+	if strings.HasPrefix(text, `Try "`) && strings.HasSuffix(text, `"`) && !strings.Contains(text, "\n") {
+		return ""
+	}
+	return text
+}
+
+func isRule(row string) bool {
+	return utf8.RuneCountInString(row) >= 3 && strings.Trim(row, "─") == ""
+}
+
+func isInputRow(row string) bool {
+	rest, ok := strings.CutPrefix(row, "❯")
+	return ok && (rest == "" || strings.HasPrefix(rest, "\u00a0"))
+}
+
+// isPromptEcho reports a transcript row that echoes a sent prompt: "❯",
+// a normal space, text.
+func isPromptEcho(row string) bool {
+	rest, ok := strings.CutPrefix(row, "❯ ")
+	return ok && strings.TrimSpace(rest) != ""
+}
