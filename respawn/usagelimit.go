@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // reset times name IANA zones; hosts may lack zone files
 )
@@ -80,28 +81,38 @@ type resetSpec struct {
 	zone      string // IANA zone name from the parentheses
 }
 
+// The reset-time regexps compile on first use: cmd/codeman imports this
+// package, and the hook handler's start-up must stay cheap.
 var (
-	resetEpochRe = regexp.MustCompile(`\|(\d{9,12})\b`)
-	resetClockRe = regexp.MustCompile(`(?i)\b(?:resets?|reset at|automatically at)\s+(?:at\s+)?` +
-		`(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?)?` +
-		`(\d{1,2})(?::(\d{2}))?(?:\s*([ap])\.?m\b\.?)?(?:\s*\(([^)]+)\))?` +
-		`(?:[^\d:]|$)`) // no partial number: "13pm" is not 1 o'clock
+	resetEpochRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\|(\d{9,12})\b`) })
+	resetClockRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:resets?|reset at|automatically at)\s+(?:at\s+)?` +
+			`(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?)?` +
+			`(\d{1,2})(?::(\d{2}))?(?:\s*([ap])\.?m\b\.?)?(?:\s*\(([^)]+)\))?` +
+			`(?:[^\d:]|$)`) // no partial number: "13pm" is not 1 o'clock
+	})
 )
 
-var monthsByPrefix = map[string]time.Month{
-	"jan": time.January, "feb": time.February, "mar": time.March, "apr": time.April,
-	"may": time.May, "jun": time.June, "jul": time.July, "aug": time.August,
-	"sep": time.September, "oct": time.October, "nov": time.November, "dec": time.December,
+// monthPrefixes are the months as printed, by their first three letters.
+var monthPrefixes = [...]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+
+func monthByPrefix(s string) time.Month {
+	for i, p := range monthPrefixes {
+		if strings.EqualFold(s, p) {
+			return time.Month(i + 1)
+		}
+	}
+	return 0
 }
 
 // parseReset reads the reset time of a usage-limit message.
 func parseReset(msg string) resetSpec {
-	if m := resetEpochRe.FindStringSubmatch(msg); m != nil {
+	if m := resetEpochRe().FindStringSubmatch(msg); m != nil {
 		if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 			return resetSpec{epoch: n}
 		}
 	}
-	m := resetClockRe.FindStringSubmatch(msg)
+	m := resetClockRe().FindStringSubmatch(msg)
 	if m == nil {
 		return resetSpec{}
 	}
@@ -130,7 +141,7 @@ func parseReset(msg string) resetSpec {
 	}
 	r.clock, r.hour, r.min = true, hour, minute
 	if m[1] != "" {
-		r.month = monthsByPrefix[strings.ToLower(m[1])]
+		r.month = monthByPrefix(m[1])
 		r.day, _ = strconv.Atoi(m[2])
 		if r.day < 1 || r.day > 31 {
 			r.month, r.day = 0, 0
