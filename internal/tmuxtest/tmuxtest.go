@@ -142,11 +142,22 @@ func (s *Server) close() {
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		if _, err := s.run("list-sessions"); err != nil {
-			return // gone: nothing answers on the socket
+			s.removeSocket() // gone: nothing answers on the socket
+			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	s.t.Logf("tmuxtest: waited 5s for tmux server %s to exit after kill-server; it still answers", s.name)
+}
+
+// removeSocket deletes the socket file, which tmux 3.3 leaves behind after
+// kill-server, but only if it still is a socket.
+func (s *Server) removeSocket() {
+	if fi, err := os.Lstat(s.socket); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		if err := os.Remove(s.socket); err != nil {
+			s.t.Logf("tmuxtest: remove socket %s: %v", s.socket, err)
+		}
+	}
 }
 
 // scrubbedEnv drops TMUX and TMUX_PANE, so that nothing in the test reaches

@@ -1,6 +1,7 @@
 package tmuxtest_test
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -50,5 +51,8 @@ func TestServer_KilledOnCleanup(t *testing.T) {
 	}
 	if err := exec.Command("tmux", "-S", socket, "list-sessions").Run(); err == nil {
 		t.Errorf("server on %s still answers after its test ended", socket)
+	}
+	if _, err := os.Lstat(socket); !os.IsNotExist(err) {
+		t.Errorf("socket %s left behind: %v", socket, err)
 	}
 }
