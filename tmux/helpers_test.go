@@ -40,14 +40,15 @@ func waitConnected(t *testing.T, c *Client, timeout time.Duration) {
 }
 
 // waitControlClient waits until the server lists a control-mode client
-// and returns its pid.
-func waitControlClient(t *testing.T, ts *tmuxtest.Server, timeout time.Duration) int {
+// other than the one with pid except, and returns its pid.
+func waitControlClient(t *testing.T, ts *tmuxtest.Server, timeout time.Duration, except int) int {
 	t.Helper()
 	var pid int
 	waitUntil(t, timeout, "a control-mode client on the server", func() bool {
 		for _, line := range strings.Split(ts.Tmux("list-clients", "-F", "#{client_control_mode} #{client_pid}"), "\n") {
-			if mode, p, ok := strings.Cut(line, " "); ok && mode == "1" {
-				pid, _ = strconv.Atoi(p)
+			mode, p, _ := strings.Cut(line, " ")
+			if n, err := strconv.Atoi(p); mode == "1" && err == nil && n != except {
+				pid = n
 				return true
 			}
 		}
