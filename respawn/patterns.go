@@ -33,7 +33,12 @@ package respawn
 //     and an accepting option under the "❯" selector, because codeman
 //     answers it with Enter.
 //   - API errors and usage limits: only in the latest turn (below the newest
-//     prompt echo), so an old error does not outlive the next prompt.
+//     prompt echo), so an old error does not outlive the next prompt; a
+//     usage limit also in the footer ("⚠ Usage limit reached").
+//
+// User patterns from the config file are tried on the rows of their kind
+// as above (kindRegion); a user working pattern on every row outside the
+// prompt box.
 //
 // Built-in stream patterns are matched by small hand matchers that accept
 // the same language as their regexp (a test keeps them in step); user
@@ -113,7 +118,6 @@ type Pattern struct {
 	where region                              // rows a screen pattern is tried on
 	lit   string                              // a substring of every match: rows without it are skipped
 	find  func(b []byte, from int) (int, int) // hand matcher of a built-in stream pattern, same language as Re
-	line  int                                 // config file line of a user pattern
 }
 
 // Patterns is a compiled detection table: the built-in patterns followed by
@@ -203,7 +207,11 @@ func compileSpec(s PatternSpec) (Pattern, error) {
 	if re.MatchString("") {
 		return fail("regexp %q matches an empty row", s.Regexp)
 	}
-	return Pattern{Name: s.Name, Kind: kind, Stream: stream, Re: re, Doc: "user pattern", line: s.Line}, nil
+	doc := "user pattern"
+	if s.Line > 0 {
+		doc = fmt.Sprintf("user pattern, config line %d", s.Line)
+	}
+	return Pattern{Name: s.Name, Kind: kind, Stream: stream, Re: re, Doc: doc}, nil
 }
 
 func newPatterns(list []Pattern) *Patterns {

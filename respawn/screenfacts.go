@@ -8,22 +8,31 @@ import (
 // ScreenFacts is what a rendered screen shows. No single fact decides:
 // the controller weighs them with hooks, silence and AI checks.
 type ScreenFacts struct {
-	Working    bool // status line, busy footer or API retry line on screen
-	Completion bool // the newest status row of the transcript is a completion line, nothing was prompted after it, and the footer is idle
+	// Working: a status line, the busy footer or an API retry line.
+	Working bool
+	// Completion: the newest status row of the transcript is a completion
+	// line, no prompt was echoed after it, and the footer is idle.
+	Completion bool
 	// BackgroundWait is the number of background agents the finished turn
 	// waits for ("✻ Waiting for 1 background agent to finish"), under the
 	// same conditions as Completion.
 	BackgroundWait int
-	PlanMenu       bool   // the plan approval menu with an accepting option highlighted: the one dialog codeman may accept
-	Question       bool   // an AskUserQuestion picker
-	Permission     bool   // a tool permission prompt
-	Dialog         bool   // any other dialog a person must answer
-	PromptBox      bool   // the prompt box is on screen; it is there while Claude works too, so never evidence of idle by itself
-	Input          string // text in the prompt box; "" when empty or showing a placeholder
-	APIError       string // the latest turn's API error, "" if none
-	UsageLimit     string // the latest turn's usage-limit message, for FindUsageLimit; "" if none
-	Tokens         int64  // token counter of the status line, -1 if none
-	Evidence       []string
+	// PlanMenu: the plan approval menu with an accepting option under the
+	// selector, the one dialog codeman may accept (with Enter).
+	PlanMenu   bool
+	Question   bool // an AskUserQuestion picker
+	Permission bool // a tool permission prompt
+	Dialog     bool // any other dialog a person must answer
+	// PromptBox: the prompt box is on screen. It is there while Claude
+	// works too, so it is never evidence of idle by itself.
+	PromptBox bool
+	// Input is the text in the prompt box, "" when it is empty or shows a
+	// placeholder. Typing into a box that holds text would append to it.
+	Input      string
+	APIError   string   // the latest turn's API error, "" if none
+	UsageLimit string   // the latest turn's usage-limit message, for FindUsageLimit; "" if none
+	Tokens     int64    // token counter of the status line, -1 if none
+	Evidence   []string // "pattern-name: matched row text", for explain
 
 	dialog string // the pattern behind Dialog, for Blocker
 }
