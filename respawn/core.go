@@ -310,7 +310,7 @@ func (c *Core) armStateTimers(now time.Time) {
 func (c *Core) armSilenceTimers() {
 	base := latest(c.lastOutput, c.quietFrom)
 	c.t.arm(tNoOutput, base.Add(c.cfg.NoOutputTimeout))
-	if c.cfg.AIIdleCheck.Enabled {
+	if off, _ := c.idleGate.off(); !off {
 		c.t.arm(tPreFilter, base.Add(c.cfg.CompletionConfirm))
 	}
 	if c.cfg.AutoAcceptPrompts {

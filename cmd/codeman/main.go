@@ -30,9 +30,20 @@ func newApp() *cli.App {
 		HideHelpCommand:      true,
 		EnableBashCompletion: true,
 		Commands: []*cli.Command{
-			versionCommand(),
+			attachCommand(),
+			detachCommand(),
+			toggleCommand(),
+			statusCommand(),
+			explainCommand(),
+			daemonCommand(),
 			hooksCommand(),
 			hookCommand(),
+			replayCommand(),
+			recordCommand(),
+			demoCommand(),
+			configCommand(),
+			versionCommand(),
+			simClaudeCommand(),
 		},
 	}
 }

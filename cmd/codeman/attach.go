@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/daemon"
+)
+
+const paneUsage = "PANE is %3, session:window.pane, tmux:SOCKET:%3 or screen:SESSION[:WINDOW]; default: the pane this runs in"
+
+func attachCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "attach",
+		Usage:       "enable respawn on a pane (starts the daemon when none runs)",
+		ArgsUsage:   "[PANE]",
+		Description: paneUsage,
+		Flags:       []cli.Flag{profileFlag, setFlag},
+		Action: func(c *cli.Context) error {
+			if _, _, err := effectiveConfig(c); err != nil {
+				return err // a bad profile or --set is reported before anything starts
+			}
+			addr, err := resolvePane(c.Context, c.Args().First())
+			if err != nil {
+				return err
+			}
+			client, _, err := connect(c, true)
+			if err != nil {
+				return err
+			}
+			st, err := client.Attach(c.Context, daemon.AttachRequest{Pane: addr, Profile: c.String("profile"), Sets: c.StringSlice("set")})
+			if err != nil {
+				return err
+			}
+			return printAttached(c.App.Writer, st)
+		},
+	}
+}
+
+func detachCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "detach",
+		Usage:       "disable respawn on a pane",
+		ArgsUsage:   "[PANE]",
+		Description: paneUsage,
+		Action: func(c *cli.Context) error {
+			addr, err := resolvePane(c.Context, c.Args().First())
+			if err != nil {
+				return err
+			}
+			client, _, err := connect(c, false)
+			if err != nil {
+				return err
+			}
+			if err := client.Detach(c.Context, addr); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(c.App.Writer, "codeman: respawn off for %s\n", addr)
+			return err
+		},
+	}
+}
+
+// toggleCommand is what the tmux key binding runs: it prints one short
+// line, which the binding shows with display-message.
+func toggleCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "toggle",
+		Usage:       "enable respawn on a pane, or disable it when it is on",
+		ArgsUsage:   "[PANE]",
+		Description: paneUsage,
+		Flags:       []cli.Flag{profileFlag, setFlag},
+		Action: func(c *cli.Context) error {
+			addr, err := resolvePane(c.Context, c.Args().First())
+			if err != nil {
+				return err
+			}
+			client, _, err := connect(c, true)
+			if err != nil {
+				return err
+			}
+			if _, err := client.Pane(c.Context, addr, 0); err == nil {
+				if err := client.Detach(c.Context, addr); err != nil {
+					return err
+				}
+				_, err = fmt.Fprintln(c.App.Writer, "codeman: respawn off")
+				return err
+			} else if !strings.Contains(err.Error(), daemon.ErrNotControlled.Error()) {
+				return err
+			}
+			st, err := client.Attach(c.Context, daemon.AttachRequest{Pane: addr, Profile: c.String("profile"), Sets: c.StringSlice("set")})
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(c.App.Writer, "codeman: respawn on (%s, %s)\n", profileLabel(st.Profile), st.Status.State)
+			return err
+		},
+	}
+}
+
+func printAttached(w io.Writer, st daemon.PaneStatus) error {
+	_, err := fmt.Fprintf(w, "codeman: respawn on for %s %s\n  profile %s, state %s, output via %s, AI checks %s\n",
+		st.Target, st.Pane, profileLabel(st.Profile), st.Status.State, st.Mode, st.Checker)
+	return err
+}
+
+func profileLabel(p string) string {
+	if p == "" {
+		return "default"
+	}
+	return p
+}
+
+var errNoPanes = errors.New("no pane is controlled; enable one with codeman attach")

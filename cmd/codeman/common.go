@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/screen"
+	"github.com/codeman-dev/codeman/tmux"
+)
+
+// Flags shared by several commands.
+var (
+	profileFlag = &cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "use the named profile (see codeman config print)"}
+	setFlag     = &cli.StringSliceFlag{Name: "set", Usage: "override a setting: key=value (e.g. completion_confirm=5s)"}
+	jsonFlag    = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
+)
+
+// connect returns a client of the running daemon, starting one when start
+// is set and none runs.
+func connect(c *cli.Context, start bool) (*daemon.Client, daemon.Paths, error) {
+	paths, err := daemon.DefaultPaths(os.Getenv)
+	if err != nil {
+		return nil, paths, err
+	}
+	exe := ""
+	if start {
+		if exe, err = os.Executable(); err != nil {
+			return nil, paths, fmt.Errorf("find own binary: %w", err)
+		}
+	}
+	client, err := daemon.Connect(c.Context, paths, exe)
+	if errors.Is(err, daemon.ErrNotRunning) {
+		return nil, paths, fmt.Errorf("%w\nTry: codeman attach (starts it) or codeman daemon", err)
+	}
+	return client, paths, err
+}
+
+// resolvePane turns a PANE argument into a canonical address: a tmux
+// target (%3, work:1.0, tmux:SOCKET:%3), screen:SESSION[:WINDOW], or
+// nothing for the caller's own pane or window.
+func resolvePane(ctx context.Context, arg string) (string, error) {
+	switch {
+	case strings.HasPrefix(arg, "screen:"):
+		w, err := screen.ResolveTarget(ctx, screen.ExecRunner{}, arg, os.Getenv)
+		if err != nil {
+			return "", err
+		}
+		return w.Address(), nil
+	case arg == "" && os.Getenv("TMUX_PANE") == "" && os.Getenv("STY") != "":
+		w, err := screen.ResolveTarget(ctx, screen.ExecRunner{}, "", os.Getenv)
+		if err != nil {
+			return "", err
+		}
+		return w.Address(), nil
+	}
+	info, err := tmux.Locate(ctx, arg, os.Getenv)
+	if err != nil {
+		return "", err
+	}
+	return info.Address(), nil
+}
+
+// loadConfig reads the config file (a missing one means the defaults).
+func loadConfig() (*respawn.File, error) {
+	return respawn.LoadFile(respawn.DefaultConfigPath())
+}
+
+// effectiveConfig applies a profile and --set values to the config file.
+func effectiveConfig(c *cli.Context) (respawn.Config, *respawn.File, error) {
+	file, err := loadConfig()
+	if err != nil {
+		return respawn.Config{}, nil, err
+	}
+	cfg, err := file.Profile(c.String(profileFlag.Name))
+	if err != nil {
+		return respawn.Config{}, nil, err
+	}
+	for _, s := range c.StringSlice(setFlag.Name) {
+		key, value, ok := strings.Cut(s, "=")
+		if !ok {
+			return respawn.Config{}, nil, fmt.Errorf("--set %q: want key=value", s)
+		}
+		if err := cfg.Set(strings.TrimSpace(key), value); err != nil {
+			return respawn.Config{}, nil, fmt.Errorf("--set %s: %w", s, err)
+		}
+	}
+	return cfg, file, cfg.Validate()
+}

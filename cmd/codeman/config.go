@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+func configCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "check or print the configuration",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "check",
+				Usage:     "validate a config file (default: " + respawn.DefaultConfigPath() + ")",
+				ArgsUsage: "[FILE]",
+				Action: func(c *cli.Context) error {
+					path := c.Args().First()
+					if path == "" {
+						path = respawn.DefaultConfigPath()
+					}
+					file, err := respawn.LoadFile(path)
+					if err != nil {
+						return err
+					}
+					if _, err := respawn.CompilePatterns(file.Patterns); err != nil {
+						return err
+					}
+					_, err = fmt.Fprintf(c.App.Writer, "%s: ok (%d profiles, %d patterns of your own)\n", path, len(file.ProfileNames()), len(file.Patterns))
+					return err
+				},
+			},
+			{
+				Name:  "print",
+				Usage: "print the effective configuration as TOML, defaults included",
+				Flags: []cli.Flag{profileFlag},
+				Action: func(c *cli.Context) error {
+					file, err := loadConfig()
+					if err != nil {
+						return err
+					}
+					return file.Encode(c.App.Writer, c.String("profile"))
+				},
+			},
+		},
+	}
+}

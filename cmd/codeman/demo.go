@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/daemon"
+)
+
+func demoCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "demo",
+		Usage: "watch codeman cycle a simulated Claude Code session on a private tmux server",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "keep", Usage: "keep watching after the first cycle (Ctrl-C ends)"},
+			&cli.DurationFlag{Name: "timeout", Value: 3 * time.Minute, Usage: "give up when no cycle is complete after this long"},
+		},
+		Action: func(c *cli.Context) error {
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("find own binary: %w", err)
+			}
+			return daemon.RunDemo(c.Context, daemon.DemoOptions{Exe: exe, Out: c.App.Writer, Timeout: c.Duration("timeout"), Keep: c.Bool("keep")})
+		},
+	}
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/daemon"
+)
+
+func explainCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "explain",
+		Usage:       "show why the controller believes what it believes: evidence, timers, recent decisions",
+		ArgsUsage:   "[PANE]",
+		Description: paneUsage,
+		Flags:       []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			addr, err := resolvePane(c.Context, c.Args().First())
+			if err != nil {
+				return err
+			}
+			client, _, err := connect(c, false)
+			if err != nil {
+				return err
+			}
+			st, err := client.Pane(c.Context, addr, 30)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				enc := json.NewEncoder(c.App.Writer)
+				enc.SetIndent("", "  ")
+				return enc.Encode(st)
+			}
+			return printExplain(c.App.Writer, st, time.Now())
+		},
+	}
+}
+
+func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
+	s, ev := p.Status, p.Status.Evidence
+	fmt.Fprintf(w, "%s  %s\n", p.Target, p.Pane)
+	fmt.Fprintf(w, "  running   %s (profile %s, output via %s)\n", orDash(p.Command), profileLabel(p.Profile), p.Mode)
+	fmt.Fprintf(w, "  state     %s for %s, %d cycle(s)%s\n", s.State, since(now, s.Since), s.Cycles, pausedSuffix(s.Paused))
+	if s.Wait != "" {
+		fmt.Fprintf(w, "  waiting   %s\n", s.Wait)
+	}
+	fmt.Fprintln(w, "evidence")
+	fmt.Fprintf(w, "  silence          %s since the last output\n", ev.Silence.Round(100*time.Millisecond))
+	if ev.SinceWorking > 0 {
+		fmt.Fprintf(w, "  working          last seen %s ago\n", ev.SinceWorking.Round(100*time.Millisecond))
+	}
+	if ev.Tokens >= 0 {
+		fmt.Fprintf(w, "  tokens           %d, unchanged for %s\n", ev.Tokens, ev.TokensStable.Round(time.Second))
+	}
+	fmt.Fprintf(w, "  screen           read %s ago: working=%t prompt box=%t plan menu=%t\n", ev.ScreenAge.Round(100*time.Millisecond), ev.Working, ev.PromptBox, ev.PlanMenu)
+	for _, e := range ev.Screen {
+		fmt.Fprintf(w, "                   %s\n", clip(e, 100))
+	}
+	if ev.Blocker != "" {
+		fmt.Fprintf(w, "  blocked          %s\n", ev.Blocker)
+	}
+	if ev.BackgroundWait > 0 {
+		fmt.Fprintf(w, "  background       %d agent(s) running\n", ev.BackgroundWait)
+	}
+	hooks := "no hook seen yet (codeman hooks install, then restart Claude)"
+	if p.HooksActive {
+		hooks = "active"
+	}
+	fmt.Fprintf(w, "  hooks            %s", hooks)
+	if p.LastHook != "" {
+		fmt.Fprintf(w, "; last %s %s ago", p.LastHook, since(now, p.LastHookAt))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  AI checks        %s; idle %s; plan %s\n", p.Checker, gate(s.IdleCheck.Enabled, s.IdleCheck.Disabled, s.IdleCheck.Why, s.IdleCheck.Until, now), gate(s.PlanCheck.Enabled, s.PlanCheck.Disabled, s.PlanCheck.Why, s.PlanCheck.Until, now))
+	if len(s.Timers) > 0 {
+		fmt.Fprintln(w, "timers")
+		for _, t := range s.Timers {
+			fmt.Fprintf(w, "  %-20s fires in %s\n", t.Name, t.Remaining.Round(100*time.Millisecond))
+		}
+	}
+	fmt.Fprintln(w, "decisions")
+	for _, d := range s.Decisions {
+		fmt.Fprintf(w, "  %s  %s\n", d.At.Local().Format("15:04:05"), d)
+	}
+	return nil
+}
+
+func gate(enabled bool, disabled, why string, until, now time.Time) string {
+	switch {
+	case !enabled:
+		return "off"
+	case disabled != "":
+		return "disabled (" + disabled + ")"
+	case !until.IsZero():
+		return fmt.Sprintf("%s for %s", why, until.Sub(now).Round(time.Second))
+	}
+	return "ready"
+}
+
+func pausedSuffix(p bool) string {
+	if p {
+		return ", paused"
+	}
+	return ""
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/daemon"
+)
+
+func statusCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "status",
+		Usage:       "show every controlled pane: state, cycles, last decision",
+		ArgsUsage:   "[PANE]",
+		Description: paneUsage + " (status without PANE lists every pane)",
+		Flags:       []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "watch", Aliases: []string{"w"}, Usage: "stream decisions as they happen"}},
+		Action: func(c *cli.Context) error {
+			client, _, err := connect(c, false)
+			if err != nil {
+				return err
+			}
+			addr := ""
+			if c.Args().Present() {
+				if addr, err = resolvePane(c.Context, c.Args().First()); err != nil {
+					return err
+				}
+			}
+			if c.Bool("watch") {
+				return watch(c, client, addr)
+			}
+			var panes []daemon.PaneStatus
+			if addr != "" {
+				st, err := client.Pane(c.Context, addr, 1)
+				if err != nil {
+					return err
+				}
+				panes = []daemon.PaneStatus{st}
+			} else if panes, err = client.Panes(c.Context); err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				enc := json.NewEncoder(c.App.Writer)
+				enc.SetIndent("", "  ")
+				return enc.Encode(panes)
+			}
+			if len(panes) == 0 {
+				return errNoPanes
+			}
+			return printStatusTable(c.App.Writer, panes, time.Now())
+		},
+	}
+}
+
+func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PANE\tCOMMAND\tSTATE\tCYCLES\tLAST DECISION\tAGE")
+	for _, p := range panes {
+		last, age := "-", "-"
+		if n := len(p.Status.Decisions); n > 0 {
+			d := p.Status.Decisions[n-1]
+			last, age = clip(d.String(), 70), since(now, d.At)
+		}
+		state := p.Status.Line
+		if state == "" {
+			state = p.Status.State
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", p.Target, orDash(p.Command), state, p.Status.Cycles, last, age)
+	}
+	return tw.Flush()
+}
+
+// watch streams decisions, one line each, until interrupted.
+func watch(c *cli.Context, client *daemon.Client, addr string) error {
+	asJSON := c.Bool("json")
+	enc := json.NewEncoder(c.App.Writer)
+	return client.Events(c.Context, addr, func(e daemon.Event) error {
+		if asJSON {
+			return enc.Encode(e)
+		}
+		what := e.Kind + ": " + e.Reason
+		if e.Decision != nil {
+			what = e.Decision.String()
+		}
+		_, err := fmt.Fprintf(c.App.Writer, "%s  %s  %s\n", e.At.Local().Format("15:04:05"), e.Pane, what)
+		return err
+	})
+}
+
+func since(now, t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Second:
+		return "now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+func clip(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

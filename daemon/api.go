@@ -1,0 +1,116 @@
+package daemon
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"strconv"
+)
+
+// Decisions shown by default: one for status, more for explain.
+const (
+	statusDecisions  = 1
+	explainDecisions = 30
+)
+
+// routes is the API: HTTP+JSON on the private unix socket.
+func (d *Daemon) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/health", d.handleHealth)
+	mux.HandleFunc("GET /v1/panes", d.handlePanes)
+	mux.HandleFunc("POST /v1/panes", d.handleAttach)
+	mux.HandleFunc("DELETE /v1/panes", d.handleDetach)
+	mux.HandleFunc("GET /v1/events", d.handleEvents)
+	return mux
+}
+
+func (d *Daemon) handleHealth(w http.ResponseWriter, r *http.Request) {
+	d.mu.Lock()
+	n := len(d.panes)
+	d.mu.Unlock()
+	writeJSON(w, http.StatusOK, Health{PID: os.Getpid(), Version: d.opts.Version, Panes: n})
+}
+
+// handlePanes lists every pane, or one with ?pane=ADDR (and ?decisions=N).
+func (d *Daemon) handlePanes(w http.ResponseWriter, r *http.Request) {
+	n := statusDecisions
+	if s := r.URL.Query().Get("decisions"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 0 || v > 1000 {
+			writeError(w, http.StatusBadRequest, errors.New("decisions must be a number from 0 to 1000"))
+			return
+		}
+		n = v
+	}
+	addr := r.URL.Query().Get("pane")
+	if addr == "" {
+		writeJSON(w, http.StatusOK, d.Panes(n))
+		return
+	}
+	st, err := d.Pane(addr, n)
+	if err != nil {
+		writeError(w, http.StatusNotFound, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (d *Daemon) handleAttach(w http.ResponseWriter, r *http.Request) {
+	var req AttachRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	st, err := d.Attach(r.Context(), req)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (d *Daemon) handleDetach(w http.ResponseWriter, r *http.Request) {
+	addr := r.URL.Query().Get("pane")
+	if err := d.Detach(r.Context(), addr, "detached by request"); err != nil {
+		writeError(w, http.StatusNotFound, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleEvents streams events as JSON lines until the client goes away.
+func (d *Daemon) handleEvents(w http.ResponseWriter, r *http.Request) {
+	events, cancel := d.hub.subscribe(r.URL.Query().Get("pane"))
+	defer cancel()
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	if flusher != nil {
+		flusher.Flush()
+	}
+	enc := json.NewEncoder(w)
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case e := <-events:
+			if err := enc.Encode(e); err != nil {
+				return
+			}
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+	}
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, code int, err error) {
+	writeJSON(w, code, apiError{Error: err.Error()})
+}

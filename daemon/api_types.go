@@ -1,0 +1,51 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// AttachRequest enables respawn on a pane.
+type AttachRequest struct {
+	Pane    string   `json:"pane"`              // canonical address
+	Profile string   `json:"profile,omitempty"` // "" = [respawn]
+	Sets    []string `json:"sets,omitempty"`    // key=value overrides
+}
+
+// PaneStatus is one controlled pane, as status and explain show it.
+type PaneStatus struct {
+	Pane        string         `json:"pane"`    // canonical address
+	Target      string         `json:"target"`  // what a person calls it: work:1.0 (%3), screen 123.work:0
+	Command     string         `json:"command"` // program running in the pane, when known
+	Profile     string         `json:"profile,omitempty"`
+	Sets        []string       `json:"sets,omitempty"`
+	Mode        string         `json:"mode"` // how output is read: control, polling: <why>, hardcopy
+	AttachedAt  time.Time      `json:"attached_at"`
+	HooksActive bool           `json:"hooks_active"` // any hook marker seen since the daemon started
+	LastHook    string         `json:"last_hook,omitempty"`
+	LastHookAt  time.Time      `json:"last_hook_at,omitzero"`
+	Checker     string         `json:"checker"` // AI checker availability
+	Status      respawn.Status `json:"status"`
+}
+
+// Event is one line of the event stream.
+type Event struct {
+	At       time.Time         `json:"at"`
+	Pane     string            `json:"pane"`
+	Kind     string            `json:"kind"` // attach, detach, decision
+	Reason   string            `json:"reason,omitempty"`
+	Decision *respawn.Decision `json:"decision,omitempty"`
+}
+
+// Health is the answer of GET /v1/health.
+type Health struct {
+	PID     int    `json:"pid"`
+	Version string `json:"version"`
+	Panes   int    `json:"panes"`
+}
+
+// apiError is the body of every error response.
+type apiError struct {
+	Error string `json:"error"`
+}

@@ -1,0 +1,251 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/aicheck"
+)
+
+// Defaults of the daemon.
+const (
+	// DefaultLiveness is how often panes are checked for having closed (2s).
+	DefaultLiveness = 2 * time.Second
+	// shutdownGrace bounds how long a stopping daemon waits for the API.
+	shutdownGrace = 5 * time.Second
+)
+
+// Options configure a Daemon.
+type Options struct {
+	Paths      Paths
+	ConfigPath string // config.toml; a missing file means the defaults
+	Version    string
+	Logger     *slog.Logger        // nil: discard
+	Env        func(string) string // nil: os.Getenv
+	Clock      clockwork.Clock     // nil: real; controllers time with it
+	Liveness   time.Duration       // default DefaultLiveness
+	Checker    respawn.Checker     // nil: claude -p through aicheck
+}
+
+// Daemon hosts the controllers of one user.
+type Daemon struct {
+	opts Options
+	log  *slog.Logger
+	hub  *hub
+
+	checker    respawn.Checker
+	checkerMsg string // why AI checks are unavailable, "" when available
+
+	watcher *hooks.Watcher
+
+	mu    sync.Mutex
+	panes map[string]*pane
+	tmux  *tmuxBackend
+	scr   *screenBackend
+
+	ctx context.Context
+	wg  sync.WaitGroup
+}
+
+// New returns a daemon; Run starts it.
+func New(opts Options) *Daemon {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Env == nil {
+		opts.Env = os.Getenv
+	}
+	if opts.Clock == nil {
+		opts.Clock = clockwork.NewRealClock()
+	}
+	if opts.Liveness == 0 {
+		opts.Liveness = DefaultLiveness
+	}
+	d := &Daemon{opts: opts, log: opts.Logger, hub: newHub(), panes: make(map[string]*pane)}
+	d.tmux = newTmuxBackend(d)
+	d.scr = newScreenBackend(d)
+	return d
+}
+
+// Run serves until ctx ends: it takes the lock, listens on the socket,
+// adopts the panes enabled before, and stops every controller on the way
+// out. A second daemon gets ErrRunning.
+func (d *Daemon) Run(ctx context.Context) error {
+	lockFile, err := lock(d.opts.Paths.Lock)
+	if err != nil {
+		return err
+	}
+	defer lockFile.Close()
+	if err := os.MkdirAll(d.opts.Paths.State, 0o700); err != nil {
+		return fmt.Errorf("create state dir: %w", err)
+	}
+	ln, err := listen(d.opts.Paths.Socket)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d.ctx = ctx
+	d.setupChecker()
+
+	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error("api stopped", "err", err)
+			cancel()
+		}
+	}()
+	d.log.Info("daemon started", "pid", os.Getpid(), "socket", d.opts.Paths.Socket, "version", d.opts.Version)
+	d.adopt(ctx)
+	// After adoption, so markers left while no daemon ran find their panes.
+	watcher := hooks.NewWatcher(d.opts.Paths.Spool, d, hooks.WatcherOptions{Logger: d.log})
+	if err := watcher.Start(ctx); err != nil {
+		d.log.Warn("hook watcher not started; hooks are ignored", "err", err)
+	} else {
+		d.mu.Lock()
+		d.watcher = watcher
+		d.mu.Unlock()
+	}
+
+	<-ctx.Done()
+	d.log.Info("daemon stopping")
+	shutdownCtx, stop := context.WithTimeout(context.Background(), shutdownGrace)
+	defer stop()
+	srv.Shutdown(shutdownCtx) // streams end with ctx; a stuck client is cut off at the grace
+	d.stopAll()
+	if w := d.hookWatcher(); w != nil {
+		w.Close()
+	}
+	d.wg.Wait()
+	os.Remove(d.opts.Paths.Socket)
+	d.log.Info("daemon stopped")
+	return nil
+}
+
+// listen opens the API socket, removing a stale one only if it really is
+// a socket: the lock proves no daemon owns it.
+func listen(path string) (net.Listener, error) {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSocket == 0 {
+			return nil, fmt.Errorf("listen on unix socket: %s exists and is not a socket", path)
+		}
+		os.Remove(path)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("listen on unix socket: %w", err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("chmod socket: %w", err)
+	}
+	return ln, nil
+}
+
+func (d *Daemon) setupChecker() {
+	if d.opts.Checker != nil {
+		d.checker = d.opts.Checker
+		return
+	}
+	file, err := d.loadConfig()
+	if err != nil {
+		d.checkerMsg = "config: " + err.Error()
+		return
+	}
+	r, err := aicheck.New(aicheck.Options{ClaudePath: file.Checks.ClaudePath, MaxConcurrent: file.Checks.MaxConcurrent, Logger: d.log})
+	if err != nil {
+		d.checkerMsg = err.Error()
+		d.log.Warn("AI checks unavailable; idle detection goes on without them", "err", err)
+		return
+	}
+	d.checker = r
+}
+
+func (d *Daemon) loadConfig() (*respawn.File, error) {
+	return respawn.LoadFile(d.opts.ConfigPath)
+}
+
+// config builds a pane's configuration from the file, a profile and sets.
+func (d *Daemon) config(profile string, sets []string) (*respawn.File, respawn.Config, *respawn.Patterns, error) {
+	file, err := d.loadConfig()
+	if err != nil {
+		return nil, respawn.Config{}, nil, err
+	}
+	cfg, err := file.Profile(profile)
+	if err != nil {
+		return nil, respawn.Config{}, nil, err
+	}
+	for _, s := range sets {
+		key, value, ok := strings.Cut(s, "=")
+		if !ok {
+			return nil, respawn.Config{}, nil, fmt.Errorf("--set %q: want key=value", s)
+		}
+		if err := cfg.Set(strings.TrimSpace(key), value); err != nil {
+			return nil, respawn.Config{}, nil, fmt.Errorf("--set %s: %w", s, err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, respawn.Config{}, nil, err
+	}
+	pat, err := respawn.CompilePatterns(file.Patterns)
+	if err != nil {
+		return nil, respawn.Config{}, nil, err
+	}
+	return file, cfg, pat, nil
+}
+
+// RouteHook hands a hook signal to the pane's controller (hooks.Router).
+func (d *Daemon) RouteHook(addr string, h respawn.Hook) bool {
+	d.mu.Lock()
+	p := d.panes[addr]
+	d.mu.Unlock()
+	if p == nil {
+		return false
+	}
+	p.ctrl.Hook(h)
+	return true
+}
+
+// adopt attaches every pane that was enabled before this daemon started.
+func (d *Daemon) adopt(ctx context.Context) {
+	for _, req := range append(d.tmux.enabledPanes(ctx), d.scr.enabledWindows()...) {
+		if _, err := d.Attach(ctx, req); err != nil {
+			d.log.Warn("pane not adopted", "pane", req.Pane, "err", err)
+			continue
+		}
+		d.log.Info("pane adopted", "pane", req.Pane, "profile", req.Profile)
+	}
+}
+
+func (d *Daemon) stopAll() {
+	d.mu.Lock()
+	panes := make([]*pane, 0, len(d.panes))
+	for _, p := range d.panes {
+		panes = append(panes, p)
+	}
+	d.mu.Unlock()
+	for _, p := range panes {
+		d.release(p, "daemon stopping", false)
+	}
+	d.tmux.close()
+}
+
+func (d *Daemon) hookWatcher() *hooks.Watcher {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.watcher
+}

@@ -1,0 +1,38 @@
+package daemon
+
+import "sync"
+
+// hub fans events out to stream subscribers. A subscriber that falls
+// behind loses events rather than slowing a controller.
+type hub struct {
+	mu   sync.Mutex
+	subs map[chan Event]string // channel -> pane filter ("" = all)
+}
+
+func newHub() *hub { return &hub{subs: make(map[chan Event]string)} }
+
+func (h *hub) publish(e Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for ch, pane := range h.subs {
+		if pane != "" && pane != e.Pane {
+			continue
+		}
+		select {
+		case ch <- e:
+		default:
+		}
+	}
+}
+
+func (h *hub) subscribe(pane string) (<-chan Event, func()) {
+	ch := make(chan Event, 256)
+	h.mu.Lock()
+	h.subs[ch] = pane
+	h.mu.Unlock()
+	return ch, func() {
+		h.mu.Lock()
+		delete(h.subs, ch)
+		h.mu.Unlock()
+	}
+}

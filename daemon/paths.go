@@ -1,0 +1,52 @@
+package daemon
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/codeman-dev/codeman/hooks"
+)
+
+// Paths are the files of one user's daemon.
+type Paths struct {
+	Runtime     string // private runtime dir (0700): socket, lock, hook spool
+	Socket      string // the API's unix socket
+	Lock        string // held while a daemon runs
+	Spool       string // hook markers
+	State       string // $XDG_STATE_HOME/codeman
+	Log         string // daemon.log
+	ScreenState string // enabled screen windows
+	TmuxServers string // tmux server sockets the daemon has seen
+}
+
+// DefaultPaths returns the paths for the user whose environment env reads,
+// creating the private runtime dir (owner and mode checked) when needed.
+func DefaultPaths(env func(string) string) (Paths, error) {
+	rt, err := hooks.RuntimeDir(env)
+	if err != nil {
+		return Paths{}, fmt.Errorf("runtime dir: %w", err)
+	}
+	spool, err := hooks.SpoolDir(env)
+	if err != nil {
+		return Paths{}, fmt.Errorf("spool dir: %w", err)
+	}
+	state := stateDir(env)
+	return Paths{
+		Runtime:     rt,
+		Socket:      filepath.Join(rt, "daemon.sock"),
+		Lock:        filepath.Join(rt, "daemon.lock"),
+		Spool:       spool,
+		State:       state,
+		Log:         filepath.Join(state, "daemon.log"),
+		ScreenState: filepath.Join(state, "screen-windows.json"),
+		TmuxServers: filepath.Join(state, "tmux-servers.json"),
+	}, nil
+}
+
+// stateDir is $XDG_STATE_HOME/codeman, else ~/.local/state/codeman.
+func stateDir(env func(string) string) string {
+	if d := env("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "codeman")
+	}
+	return filepath.Join(env("HOME"), ".local", "state", "codeman")
+}
