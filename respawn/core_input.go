@@ -86,7 +86,11 @@ func (c *Core) onCompletion(now time.Time) {
 // onWorking handles evidence that Claude is working.
 func (c *Core) onWorking(now time.Time, why string) {
 	c.lastWorking = latest(c.lastWorking, now)
-	c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
+	if now.Sub(c.hooks.stopAt) >= hookConfirmDelay {
+		// Right after Stop the status line still shows "running Stop
+		// hook"; only later work makes the Stop stale.
+		c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
+	}
 	c.hooks.elicitation = time.Time{}
 	c.completionAt = time.Time{}
 	c.cancelPlanCheck(now, "working during plan check")

@@ -157,10 +157,10 @@ func (r *run) advance(t time.Time) {
 }
 
 // tail keeps the clock running after the recording until the controller
-// has finished a cycle begun after it, has been quiet for a while, or
-// maxTail has passed.
+// has finished the cycle in progress at its end or the next one, has been
+// quiet for a while, or maxTail has passed.
 func (r *run) tail(maxTail time.Duration) {
-	end, cycles := r.now, r.core.Cycles()
+	end, cycles, inCycle := r.now, r.core.Cycles(), r.core.State().InCycle()
 	lastDecision := r.now
 	for !r.done && r.now.Sub(end) < maxTail {
 		at, ok := r.core.Deadline()
@@ -173,7 +173,7 @@ func (r *run) tail(maxTail time.Duration) {
 			lastDecision = r.now
 		}
 		watching := r.core.State() == respawn.Watching
-		if watching && r.core.Cycles() > cycles {
+		if watching && (inCycle || r.core.Cycles() > cycles) {
 			break
 		}
 		if watching && r.now.Sub(lastDecision) >= quietAfter {

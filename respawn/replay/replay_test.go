@@ -185,3 +185,60 @@ func timelineJSON(tl []Entry) string {
 	}
 	return b.String()
 }
+
+// TestRecordings checks what matters in each real recording, beyond the
+// golden timelines: what is typed, and that nothing is typed too early.
+func TestRecordings(t *testing.T) {
+	cycle := []string{respawn.DefaultUpdatePrompt, "/clear", "/init", "continue with the next task"}
+	for _, tc := range []struct {
+		file      string
+		want      []string // sends, in order (a prefix of all sends)
+		notBefore float64  // no send before this second: the turn is still running
+	}{
+		{"turn-ends.cast", cycle, 16.5},
+		{"long-work.cast", cycle, 34},
+		{"background-agent.cast", cycle, 11.7},
+		{"plan-approval.cast", []string{"key Enter"}, 5.8},
+		{"question.cast", nil, 0},
+		{"permission.cast", nil, 0},
+		{"api-error.cast", []string{"continue"}, 300},
+		{"usage-limit.cast", nil, 0},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("..", "testdata", "replay", tc.file))
+			if err != nil {
+				t.Skip(err)
+			}
+			defer f.Close()
+			c, err := Read(f, tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := Run(c, Options{Config: testConfig(), Interpret: hooks.InterpretPayload})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := sends(tl)
+			if !hasPrefix(got, tc.want) || (tc.want == nil && len(got) != 0) {
+				t.Fatalf("sends = %q, want %q first\n%s", got, tc.want, timelineText(tl))
+			}
+			for _, e := range tl {
+				if e.Event == "send" && e.T < tc.notBefore {
+					t.Fatalf("typed at %.1fs, before %.1fs\n%s", e.T, tc.notBefore, timelineText(tl))
+				}
+			}
+		})
+	}
+}
+
+func hasPrefix(got, want []string) bool {
+	if len(got) < len(want) {
+		return false
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
