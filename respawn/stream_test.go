@@ -291,8 +291,9 @@ func TestStreamMatchers_AgreeWithRegexps(t *testing.T) {
 
 // TestStreamDetector_Recordings replays the real Claude Code sessions
 // recorded under testdata/ (with their hook markers): every prompt must
-// show as working before its turn ends, and every Stop must be followed by
-// a completion line with nothing working after it.
+// show as working before its turn ends, and a Stop with no background task
+// running must be followed by a completion line with nothing working after
+// it (with one running, Claude prints "✻ Waiting for…" instead).
 func TestStreamDetector_Recordings(t *testing.T) {
 	casts := castRecordings()
 	if len(casts) == 0 {
@@ -314,7 +315,7 @@ func TestStreamDetector_Recordings(t *testing.T) {
 				if prompted && !sawWork {
 					t.Errorf("%s at %.3fs: turn ended without working output", path, ev.at)
 				}
-				stopped = true
+				stopped = strings.Contains(ev.data, `"background_tasks":[]`)
 			}
 		}
 		if stopped && (!sawDone || last.Working) {
