@@ -29,7 +29,7 @@ func configCommand() *cli.Command {
 					if _, err := respawn.CompilePatterns(file.Patterns); err != nil {
 						return err
 					}
-					_, err = fmt.Fprintf(c.App.Writer, "%s: ok (%d profiles, %d patterns of your own)\n", path, len(file.ProfileNames()), len(file.Patterns))
+					_, err = fmt.Fprintf(c.App.Writer, "%s: ok (%d profiles, %d user patterns)\n", path, len(file.ProfileNames()), len(file.Patterns))
 					return err
 				},
 			},
