@@ -47,8 +47,14 @@ func (c *Core) onStepDelay(now time.Time) {
 		return
 	}
 	reason := c.blocker(now)
-	if reason == "" && !c.facts.PromptBox {
+	switch {
+	case reason != "":
+	case !c.facts.PromptBox:
 		reason = "no Claude Code prompt box on screen"
+	case c.facts.Input != "":
+		// Someone is typing, or an earlier send left its text unsubmitted:
+		// typing now would append to it.
+		reason = "the prompt box holds typed text: " + clipText(c.facts.Input, 40)
 	}
 	if reason != "" {
 		c.veto(now, fmt.Sprintf("%s not typed: %s", step, reason))

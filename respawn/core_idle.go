@@ -135,8 +135,17 @@ func (c *Core) idleVeto(now time.Time) string {
 		return fmt.Sprintf("Stop hook reported %d background task(s) running", c.hooks.background)
 	case !f.PromptBox:
 		return "no Claude Code prompt box on screen"
+	case f.Input != "":
+		return "the prompt box holds typed text: " + clipText(f.Input, 40)
 	}
 	return ""
+}
+
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // blocker returns why a person must answer before anything is typed. A

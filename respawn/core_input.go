@@ -130,6 +130,11 @@ func (c *Core) Screen(now time.Time, s Screen) {
 		return
 	}
 	c.screen, c.facts, c.screenSeq = s, c.pat.Classify(s), c.snapshotSeq
+	if t := c.facts.Tokens; t >= 0 && t != c.tokens {
+		// Claude redraws only changed cells, so the counter is read
+		// from the screen more reliably than from the stream.
+		c.tokens, c.lastTokenChange = t, now
+	}
 	if c.facts.Working && c.screenFresh() {
 		c.onWorking(now, "screen shows Claude working")
 	}
@@ -263,6 +268,13 @@ func (c *Core) onIdleHook(now time.Time, why string) {
 		c.t.stop(tCompletionConfirm)
 		c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(hookConfirmDelay))
 	case WaitingUpdate, WaitingInit, WaitingKickstart, WaitingClear:
+		if !c.hooks.promptAt.After(c.stepSentAt) && !c.lastWorking.After(c.stepSentAt) {
+			// Nothing shows the step's own turn began: this hook is
+			// about the turn before it.
+			c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
+			c.decide(now, DecisionSkip, why+" ignored: it predates the "+string(stepOf(c.state))+" step's turn")
+			return
+		}
 		c.t.arm(tStepConfirm, latest(now, c.lastOutput).Add(c.stepSilence()))
 	}
 	if c.hooks.idlePrompt && c.state == ConfirmingIdle {

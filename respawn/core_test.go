@@ -497,3 +497,31 @@ func TestState_Transitions(t *testing.T) {
 		t.Fatal("transition table is wrong")
 	}
 }
+
+// Text someone typed into the prompt box is never typed onto.
+func TestCore_TypedInputVetoes(t *testing.T) {
+	h := newHarness(t, testConfig())
+	h.screen = screenOf("✻ Churned for 3s · done 6:47 PM", "", rowRule, "❯\u00a0let me think about th", rowRule, "  ⏸ manual mode on")
+	h.output("let me think about th")
+	h.advance(5 * time.Minute)
+	h.wantSends()
+	h.wantDecision("the prompt box holds typed text")
+}
+
+// In a waiting state, Stop ends the step after the short hook window, but
+// only once the step's own turn began; an older idle hook is ignored.
+func TestCore_StopEndsStep(t *testing.T) {
+	h := newHarness(t, testConfig())
+	h.finishTurn()
+	for h.c.State() != WaitingUpdate {
+		h.advance(100 * time.Millisecond)
+	}
+	h.hook(HookIdlePrompt) // about the turn before the update prompt
+	h.wantDecision("predates the update step's turn")
+	h.hook(HookPromptSubmitted)
+	h.work(5 * time.Second)
+	h.finishTurn()
+	h.hook(HookStop)
+	h.advance(3100 * time.Millisecond)
+	h.wantState(SendingClear)
+}

@@ -81,7 +81,7 @@ func (c *Core) onResume(now time.Time) {
 		return
 	}
 	c.endWait(now, kind+" over")
-	if c.cfg.ResumePrompt == "" || c.state != Watching || !c.facts.PromptBox {
+	if c.cfg.ResumePrompt == "" || c.state != Watching || !c.facts.PromptBox || c.facts.Input != "" {
 		return
 	}
 	c.resumeID = c.newID()
