@@ -40,7 +40,7 @@ func (b *screenBackend) attach(ctx context.Context, req AttachRequest, file *res
 	sp := &screenPane{b: b, w: w, poller: poller, interval: file.Screen.PollInterval}
 	term := screen.NewWindowTerminal(w, screen.TerminalOptions{SendPause: file.Tmux.SendPause, EnterRetries: file.Tmux.EnterRetries})
 	ctrl := respawn.NewController(respawn.ControllerOptions{
-		Pane: w.Address(), Config: cfg, Patterns: pat, Terminal: term, Checker: b.d.checker,
+		Pane: w.Address(), Config: cfg, Patterns: pat, Terminal: term, Checker: b.d.checker, CheckerDown: b.d.checkerMsg,
 		Clock: b.d.opts.Clock, Logger: b.d.log,
 	})
 	sp.unsub = poller.Subscribe(func(data []byte, _ time.Time) { ctrl.Output(data) })

@@ -80,7 +80,7 @@ func (b *tmuxBackend) attach(ctx context.Context, req AttachRequest, file *respa
 	tp.current.Store(info.Command)
 	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{SendPause: file.Tmux.SendPause, EnterRetries: file.Tmux.EnterRetries})
 	ctrl := respawn.NewController(respawn.ControllerOptions{
-		Pane: info.Address(), Config: cfg, Patterns: pat, Terminal: term, Checker: b.d.checker,
+		Pane: info.Address(), Config: cfg, Patterns: pat, Terminal: term, Checker: b.d.checker, CheckerDown: b.d.checkerMsg,
 		Clock: b.d.opts.Clock, Logger: b.d.log, OnStatus: tp.state.Set,
 	})
 	tp.unsub = client.Subscribe(id, func(data []byte, _ time.Time) { ctrl.Output(data) })

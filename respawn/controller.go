@@ -28,6 +28,8 @@ type ControllerOptions struct {
 	Patterns *Patterns // nil: DefaultPatterns
 	Terminal Terminal
 	Checker  Checker         // nil: AI checks are unavailable
+	// CheckerDown says why Checker is nil, for status and explain.
+	CheckerDown string
 	Clock    clockwork.Clock // nil: the real clock
 	Logger   *slog.Logger    // nil: discard
 	// OnStatus receives the one-line status on the loop goroutine; it must
@@ -89,8 +91,12 @@ func NewController(opts ControllerOptions) *Controller {
 		done:     make(chan struct{}),
 	}
 	if opts.Checker == nil {
-		c.core.idleGate.disable("no checker configured")
-		c.core.planGate.disable("no checker configured")
+		why := opts.CheckerDown
+		if why == "" {
+			why = "no checker configured"
+		}
+		c.core.idleGate.disable(why)
+		c.core.planGate.disable(why)
 	}
 	return c
 }

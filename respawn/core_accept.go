@@ -52,7 +52,7 @@ func (c *Core) onPlanCheckDone(now, started time.Time, res CheckResult, err erro
 		c.decide(now, DecisionCheck, c.checkFailed(now, &c.planGate, err))
 		return
 	}
-	c.decide(now, DecisionCheck, fmt.Sprintf("AI plan check: %s: %s (%s)", res.Verdict, res.Reason, res.Duration.Round(time.Millisecond)))
+	c.decide(now, DecisionCheck, fmt.Sprintf("AI plan check: %s: %s (%s, %s)", res.Verdict, res.Reason, c.cfg.AIPlanCheck.Model, res.Duration.Round(time.Millisecond)))
 	switch {
 	case res.Verdict == VerdictNotPlanMode:
 		c.planGate.negative(now)

@@ -247,7 +247,7 @@ func (c *Core) onIdleCheckDone(now time.Time, res CheckResult, err error) {
 		c.enterState(now, Watching, reason)
 		return
 	}
-	c.decide(now, DecisionCheck, fmt.Sprintf("AI idle check: %s: %s (%s)", res.Verdict, res.Reason, res.Duration.Round(time.Millisecond)))
+	c.decide(now, DecisionCheck, fmt.Sprintf("AI idle check: %s: %s (%s, %s)", res.Verdict, res.Reason, c.cfg.AIIdleCheck.Model, res.Duration.Round(time.Millisecond)))
 	if res.Verdict == VerdictWorking {
 		c.idleGate.negative(now)
 		c.enterState(now, Watching, "AI check says WORKING")

@@ -59,7 +59,7 @@ func statusCommand() *cli.Command {
 
 func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PANE\tCOMMAND\tSTATE\tCYCLES\tLAST DECISION\tAGE")
+	fmt.Fprintln(tw, "PANE\tCOMMAND\tSTATE\tCYCLES\tLAST HOOK\tLAST DECISION\tAGE")
 	for _, p := range panes {
 		last, age := "-", "-"
 		if n := len(p.Status.Decisions); n > 0 {
@@ -70,7 +70,14 @@ func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) err
 		if state == "" {
 			state = p.Status.State
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", p.Target, orDash(p.Command), state, p.Status.Cycles, last, age)
+		hook := "-"
+		switch {
+		case p.LastHook != "":
+			hook = p.LastHook + " " + since(now, p.LastHookAt)
+		case !p.HooksActive:
+			hook = "none yet"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p.Target, orDash(p.Command), state, p.Status.Cycles, hook, last, age)
 	}
 	return tw.Flush()
 }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+func samplePane(now time.Time) daemon.PaneStatus {
+	return daemon.PaneStatus{
+		Pane: "tmux:/tmp/tmux-0/default:%3", Target: "work:1.0 (%3)", Command: "claude", Mode: "control",
+		HooksActive: true, LastHook: "stop", LastHookAt: now.Add(-4 * time.Second), Checker: "available",
+		Status: respawn.Status{
+			State: "waiting_update", Line: "cycle 2: waiting_update", Cycles: 2, Since: now.Add(-3 * time.Second),
+			Evidence: respawn.Evidence{Silence: 2 * time.Second, Tokens: -1, PromptBox: true, Screen: []string{"completion_line: ✻ Worked for 41s"}},
+			Timers:   []respawn.TimerStatus{{Name: "step-confirm", Remaining: 8 * time.Second}},
+			IdleCheck: respawn.GateStatus{Enabled: true, Until: now.Add(90 * time.Second), Why: "on cooldown"},
+			Decisions: []respawn.Decision{{At: now.Add(-3 * time.Second), Kind: respawn.DecisionState, From: "sending_update", To: "waiting_update", Reason: "update typed"}},
+		},
+	}
+}
+
+func TestPrintStatusTable(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	var b bytes.Buffer
+	if err := printStatusTable(&b, []daemon.PaneStatus{samplePane(now)}, now); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "PANE") {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	for _, want := range []string{"work:1.0 (%3)", "claude", "cycle 2: waiting_update", "stop 4s", "state sending_update -> waiting_update: update typed", "3s"} {
+		if !strings.Contains(lines[1], want) {
+			t.Errorf("row %q lacks %q", lines[1], want)
+		}
+	}
+}
+
+func TestPrintExplain(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	var b bytes.Buffer
+	if err := printExplain(&b, samplePane(now), now); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"state     waiting_update for 3s, 2 cycle(s)", "completion_line: ✻ Worked for 41s", "hooks            active; last stop 4s ago", "idle on cooldown for 1m30s", "step-confirm", "update typed"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("explain lacks %q:\n%s", want, b.String())
+		}
+	}
+}
