@@ -27,11 +27,11 @@ type ControllerOptions struct {
 	Config   Config    // behaviour
 	Patterns *Patterns // nil: DefaultPatterns
 	Terminal Terminal
-	Checker  Checker         // nil: AI checks are unavailable
+	Checker  Checker // nil: AI checks are unavailable
 	// CheckerDown says why Checker is nil, for status and explain.
 	CheckerDown string
-	Clock    clockwork.Clock // nil: the real clock
-	Logger   *slog.Logger    // nil: discard
+	Clock       clockwork.Clock // nil: the real clock
+	Logger      *slog.Logger    // nil: discard
 	// OnStatus receives the one-line status on the loop goroutine; it must
 	// not block (tmux.StateWriter keeps a queue of one).
 	OnStatus func(status string)

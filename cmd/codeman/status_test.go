@@ -16,8 +16,8 @@ func samplePane(now time.Time) daemon.PaneStatus {
 		HooksActive: true, LastHook: "stop", LastHookAt: now.Add(-4 * time.Second), Checker: "available",
 		Status: respawn.Status{
 			State: "waiting_update", Line: "cycle 2: waiting_update", Cycles: 2, Since: now.Add(-3 * time.Second),
-			Evidence: respawn.Evidence{Silence: 2 * time.Second, Tokens: -1, PromptBox: true, Screen: []string{"completion_line: ✻ Worked for 41s"}},
-			Timers:   []respawn.TimerStatus{{Name: "step-confirm", Remaining: 8 * time.Second}},
+			Evidence:  respawn.Evidence{Silence: 2 * time.Second, Tokens: -1, PromptBox: true, Screen: []string{"completion_line: ✻ Worked for 41s"}},
+			Timers:    []respawn.TimerStatus{{Name: "step-confirm", Remaining: 8 * time.Second}},
 			IdleCheck: respawn.GateStatus{Enabled: true, Until: now.Add(90 * time.Second), Why: "on cooldown"},
 			Decisions: []respawn.Decision{{At: now.Add(-3 * time.Second), Kind: respawn.DecisionState, From: "sending_update", To: "waiting_update", Reason: "update typed"}},
 		},
