@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -89,7 +90,7 @@ const (
 
 // validProfileName keeps profile names to TOML's bare-key characters, so
 // they need no quoting in the file, on a command line or in a tmux option.
-var validProfileName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var validProfileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // DefaultFile returns the configuration used when there is no file.
 func DefaultFile() *File {
@@ -336,7 +337,7 @@ func (d *fileDecoder) decodeProfiles(v any) map[string][]func(*Config) {
 	all := d.table("profile", v)
 	for _, name := range sortedKeys(all) {
 		path := "profile." + name
-		if !validProfileName.MatchString(name) {
+		if !validProfileName().MatchString(name) {
 			d.fail(path, errors.New("profile names may use only letters, digits, '_' and '-'"))
 			continue
 		}

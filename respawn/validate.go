@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -25,7 +26,7 @@ const (
 
 // validModelName is what claude --model accepts from us: the original refused
 // anything else before it reached a shell.
-var validModelName = regexp.MustCompile(`^[a-zA-Z0-9._/-]+$`)
+var validModelName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9._/-]+$`) })
 
 // keyProblem is the first problem Validate found. Its Error is a sentence
 // that starts with the key.
@@ -203,7 +204,7 @@ func modelProblem(key, model string) *keyProblem {
 	if n := utf8.RuneCountInString(model); n > maxModelChars {
 		return &keyProblem{key: key, reason: fmt.Sprintf("must be at most %d characters, not %d", maxModelChars, n)}
 	}
-	if !validModelName.MatchString(model) {
+	if !validModelName().MatchString(model) {
 		return &keyProblem{key: key, reason: fmt.Sprintf("must match %s, not %q", validModelName, model)}
 	}
 	return nil

@@ -3,6 +3,7 @@ package aicheck
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -12,7 +13,7 @@ const maxModelLen = 100
 
 // modelPattern keeps a model name to what aliases and model ids use, so
 // that it can never be read as a flag or carry shell syntax.
-var modelPattern = regexp.MustCompile(`^[a-zA-Z0-9._/-]+$`)
+var modelPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9._/-]+$`) })
 
 // validateRequest returns the first problem of req that would make running
 // claude pointless, as a sentence.
@@ -29,7 +30,7 @@ func validateModel(model string) error {
 		return fmt.Errorf("check model is empty")
 	case len(model) > maxModelLen:
 		return fmt.Errorf("check model %.20q... is %d characters, want at most %d", model, len(model), maxModelLen)
-	case !modelPattern.MatchString(model):
+	case !modelPattern().MatchString(model):
 		return fmt.Errorf("check model %q has characters outside %s", model, modelPattern)
 	case model[0] == '-':
 		// "-x" would be taken by claude as a flag, not as --model's value.

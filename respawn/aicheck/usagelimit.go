@@ -3,6 +3,7 @@ package aicheck
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/codeman-dev/codeman/respawn"
@@ -14,7 +15,9 @@ import (
 // whose time did not parse. They pause checks like a usage limit does, but
 // the screen detector does not treat them as usage limits, so they are
 // matched here.
-var bareLimitPattern = regexp.MustCompile(`(?i)usage limit reached|hit your\b.*\blimit|out of extra usage|api error\b.*\b(?:429|529)\b|\b429 too many requests|\b529 overloaded|rate_limit_error|overloaded_error`)
+var bareLimitPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)usage limit reached|hit your\b.*\blimit|out of extra usage|api error\b.*\b(?:429|529)\b|\b429 too many requests|\b529 overloaded|rate_limit_error|overloaded_error`)
+})
 
 // findUsageLimit looks for a usage or rate limit message in the output of
 // claude -p. Messages with a reset time are parsed by
@@ -24,7 +27,7 @@ func findUsageLimit(text string, now time.Time) (respawn.UsageLimitError, bool) 
 		return ul, true
 	}
 	for _, line := range strings.Split(text, "\n") {
-		if bareLimitPattern.MatchString(line) {
+		if bareLimitPattern().MatchString(line) {
 			return respawn.UsageLimitError{Line: strings.TrimSpace(line)}, true
 		}
 	}
