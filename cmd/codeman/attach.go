@@ -24,15 +24,11 @@ func attachCommand() *cli.Command {
 			if _, _, err := effectiveConfig(c); err != nil {
 				return err // a bad profile or --set is reported before anything starts
 			}
-			addr, err := resolvePane(c.Context, c.Args().First())
+			addr, client, err := paneAndClient(c, true)
 			if err != nil {
 				return err
 			}
-			client, _, err := connect(c, true)
-			if err != nil {
-				return err
-			}
-			st, err := client.Attach(c.Context, daemon.AttachRequest{Pane: addr, Profile: c.String("profile"), Sets: c.StringSlice("set")})
+			st, err := client.Attach(c.Context, attachRequest(c, addr))
 			if err != nil {
 				return err
 			}
@@ -48,11 +44,7 @@ func detachCommand() *cli.Command {
 		ArgsUsage:   "[PANE]",
 		Description: paneUsage,
 		Action: func(c *cli.Context) error {
-			addr, err := resolvePane(c.Context, c.Args().First())
-			if err != nil {
-				return err
-			}
-			client, _, err := connect(c, false)
+			addr, client, err := paneAndClient(c, false)
 			if err != nil {
 				return err
 			}
@@ -75,11 +67,7 @@ func toggleCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{profileFlag, setFlag},
 		Action: func(c *cli.Context) error {
-			addr, err := resolvePane(c.Context, c.Args().First())
-			if err != nil {
-				return err
-			}
-			client, _, err := connect(c, true)
+			addr, client, err := paneAndClient(c, true)
 			if err != nil {
 				return err
 			}
@@ -92,7 +80,7 @@ func toggleCommand() *cli.Command {
 			} else if !strings.Contains(err.Error(), daemon.ErrNotControlled.Error()) {
 				return err
 			}
-			st, err := client.Attach(c.Context, daemon.AttachRequest{Pane: addr, Profile: c.String("profile"), Sets: c.StringSlice("set")})
+			st, err := client.Attach(c.Context, attachRequest(c, addr))
 			if err != nil {
 				return err
 			}

@@ -42,6 +42,22 @@ func connect(c *cli.Context, start bool) (*daemon.Client, daemon.Paths, error) {
 	return client, paths, err
 }
 
+// paneAndClient resolves the PANE argument and connects to the daemon,
+// starting it when start is set.
+func paneAndClient(c *cli.Context, start bool) (string, *daemon.Client, error) {
+	addr, err := resolvePane(c.Context, c.Args().First())
+	if err != nil {
+		return "", nil, err
+	}
+	client, _, err := connect(c, start)
+	return addr, client, err
+}
+
+// attachRequest is the request of attach and toggle for addr.
+func attachRequest(c *cli.Context, addr string) daemon.AttachRequest {
+	return daemon.AttachRequest{Pane: addr, Profile: c.String(profileFlag.Name), Sets: c.StringSlice(setFlag.Name)}
+}
+
 // resolvePane turns a PANE argument into a canonical address: a tmux
 // target (%3, work:1.0, tmux:SOCKET:%3), screen:SESSION[:WINDOW], or
 // nothing for the caller's own pane or window.

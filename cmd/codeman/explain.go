@@ -19,11 +19,7 @@ func explainCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
-			addr, err := resolvePane(c.Context, c.Args().First())
-			if err != nil {
-				return err
-			}
-			client, _, err := connect(c, false)
+			addr, client, err := paneAndClient(c, false)
 			if err != nil {
 				return err
 			}
