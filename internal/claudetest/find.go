@@ -49,3 +49,12 @@ func isExecutable(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
+
+// missingClaude says why FindClaude found nothing and how to fix it.
+func missingClaude() string {
+	if p := os.Getenv("CODEMAN_E2E_CLAUDE"); p != "" {
+		return "claudetest: CODEMAN_E2E_CLAUDE=" + p + " is not an executable file"
+	}
+	return "claudetest: Claude Code CLI not found; run scripts/install-claude.sh (installs " +
+		Version + " under " + InstallDir() + ") or set CODEMAN_E2E_CLAUDE"
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // FakeAPIKey is the ANTHROPIC_API_KEY a session runs with.
@@ -41,6 +42,44 @@ func baseSettings() map[string]any {
 		"permissions":        map[string]any{"defaultMode": "default"},
 		"spinnerTipsEnabled": false,
 	}
+}
+
+// seed writes the project's files and claude's two config files, with
+// the hook recorder when asked for.
+func (s *Session) seed(root string, opts Options) error {
+	if err := writeFiles(s.dir, opts.Files); err != nil {
+		return err
+	}
+	settings := baseSettings()
+	if opts.RecordHooks {
+		s.hooks = filepath.Join(root, "hooks")
+		hookSettings, err := installHookRecorder(filepath.Join(root, "hook.sh"), s.hooks)
+		if err != nil {
+			return err
+		}
+		settings = merge(settings, hookSettings)
+	}
+	if err := writeJSON(filepath.Join(s.home, ".claude", "settings.json"), merge(settings, opts.Settings)); err != nil {
+		return err
+	}
+	return writeJSON(filepath.Join(s.home, ".claude.json"), merge(claudeJSON(s.dir), opts.ClaudeJSON))
+}
+
+// writeFiles writes files under dir.
+func writeFiles(dir string, files map[string]string) error {
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if !strings.HasPrefix(path, dir+string(filepath.Separator)) {
+			return fmt.Errorf("write project file %q: outside the project dir", name)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return fmt.Errorf("write project file %q: %w", name, err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			return fmt.Errorf("write project file %q: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // writeJSON writes v as indented JSON, creating the parent dir.

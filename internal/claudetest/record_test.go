@@ -93,7 +93,10 @@ var bashEchoLs = &fakeapi.ToolCall{Name: "Bash", Input: map[string]any{
 var scenarios = []scenario{
 	// Claude's idle_prompt notification comes 60 s after Stop by default;
 	// 10 s puts it inside the recording's idle tail.
-	{name: "turn-ends", run: recordTurnEnds, opts: claudetest.Options{ClaudeJSON: map[string]any{"messageIdleNotifThresholdMs": 10000}}},
+	{name: "turn-ends", run: recordTurnEnds, opts: claudetest.Options{
+		ClaudeJSON: map[string]any{"messageIdleNotifThresholdMs": 10000},
+		Files:      map[string]string{"README.md": "# demo\n"},
+	}},
 	{name: "long-work", run: recordLongWork},
 	{name: "plan-approval", run: recordPlanApproval},
 	{name: "question", run: recordQuestion},
@@ -106,9 +109,6 @@ var scenarios = []scenario{
 // recordTurnEnds: a reply that streams for ~10 s, a read-only Bash call
 // that runs without a prompt, the completion line, then idle.
 func recordTurnEnds(t *testing.T, r *recording) {
-	if err := os.WriteFile(filepath.Join(r.s.Dir(), "README.md"), []byte("# demo\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	r.s.API().Handle("list the project files", fakeapi.Reply{
 		Chunks: []fakeapi.Chunk{
 			{Text: "I'll take a look at the project first.\n\n"},

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,6 +39,9 @@ type Options struct {
 	Env []string
 	// Args are extra claude arguments.
 	Args []string
+	// Files are written into the project dir before claude starts, by
+	// slash-separated path relative to it (e.g. "CLAUDE.md").
+	Files map[string]string
 	// RecordHooks installs a hook command for RecordedHookEvents that
 	// logs each call; see HookEvents and WaitForHook.
 	RecordHooks bool
@@ -60,7 +62,7 @@ type Session struct {
 	claude string
 	api    *fakeapi.Server
 	tmux   *tmuxServer
-	root   string // everything the session writes: HOME, hook log, tmux config
+	root   string // everything the session writes: HOME, TMPDIR, hook log, tmux config
 	home   string
 	dir    string // the project dir claude runs in
 	hooks  string // hook log dir, when RecordHooks
@@ -90,16 +92,16 @@ func NewSession(t testing.TB, opts Options) *Session {
 	}
 	claude, ok := FindClaude()
 	if !ok {
-		t.Skipf("claudetest: Claude Code CLI not found; run scripts/install-claude.sh (installs %s under %s) or set CODEMAN_E2E_CLAUDE", Version, InstallDir())
+		t.Skip(missingClaude())
 	}
 	s := &Session{t: t, claude: claude, api: opts.API}
 	if s.api == nil {
 		s.api = fakeapi.New(t)
 	}
+	t.Cleanup(s.close)
 	if err := s.prepare(tmuxBin, opts); err != nil {
 		t.Fatalf("claudetest: %v", err)
 	}
-	t.Cleanup(s.close)
 	if err := s.start(opts); err != nil {
 		t.Fatalf("claudetest: %v", err)
 	}
@@ -117,33 +119,32 @@ func NewSession(t testing.TB, opts Options) *Session {
 // prepare lays out the session's files: HOME with its seeds, the project
 // dir, the hook recorder, the tmux config.
 func (s *Session) prepare(tmuxBin string, opts Options) error {
-	root, err := filepath.EvalSymlinks(s.t.TempDir())
+	// A short root of our own rather than t.TempDir(): its path shows on
+	// screen (permission prompts name the project dir) and in every hook
+	// payload, and the recordings should not carry test names.
+	dir, err := os.MkdirTemp("", "claudetest-")
 	if err != nil {
-		return fmt.Errorf("resolve temp dir: %w", err)
+		return fmt.Errorf("create session dir: %w", err)
 	}
-	s.root, s.home = root, filepath.Join(root, "home")
+	s.root = dir
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return fmt.Errorf("resolve session dir: %w", err)
+	}
+	s.home = filepath.Join(root, "home")
 	// The trust seed is keyed by the cwd as claude sees it, so the path
 	// must be free of symlinks.
 	s.dir = filepath.Join(s.home, "proj")
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("create project dir: %w", err)
-	}
-	settings := baseSettings()
-	if opts.RecordHooks {
-		s.hooks = filepath.Join(root, "hooks")
-		hookSettings, err := installHookRecorder(filepath.Join(root, "hook.sh"), s.hooks)
-		if err != nil {
-			return err
+	tmp := filepath.Join(root, "tmp")
+	for _, dir := range []string{s.dir, tmp} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("create session dir: %w", err)
 		}
-		settings = merge(settings, hookSettings)
 	}
-	if err := writeJSON(filepath.Join(s.home, ".claude", "settings.json"), merge(settings, opts.Settings)); err != nil {
+	if err := s.seed(root, opts); err != nil {
 		return err
 	}
-	if err := writeJSON(filepath.Join(s.home, ".claude.json"), merge(claudeJSON(s.dir), opts.ClaudeJSON)); err != nil {
-		return err
-	}
-	s.tmux, err = newTmuxServer(tmuxBin, filepath.Join(root, "tmux.conf"), serverEnv(s.home))
+	s.tmux, err = newTmuxServer(tmuxBin, filepath.Join(root, "tmux.conf"), serverEnv(s.home, tmp))
 	return err
 }
 
@@ -176,16 +177,13 @@ func (s *Session) start(opts Options) error {
 // server that already runs does not pass a client's environment on
 // (reference/claude-code-tui.md §2).
 func (s *Session) paneCommand(opts Options) string {
-	words := []string{"exec", "env"}
-	words = append(words, s.claudeEnv(opts)...)
-	words = append(words, s.claude)
-	words = append(words, opts.Args...)
-	for i, w := range words {
-		words[i] = shellQuote(w)
+	var words []string
+	for _, w := range append(append(s.claudeEnv(opts), s.claude), opts.Args...) {
+		words = append(words, shellQuote(w))
 	}
 	// Inside the pane $TMUX names this server, so the bare tmux client
 	// reaches it.
-	return shellQuote(s.tmux.bin) + " wait-for " + startGate + " && " + strings.Join(words, " ")
+	return shellQuote(s.tmux.bin) + " wait-for " + startGate + " && exec env " + strings.Join(words, " ")
 }
 
 // claudeEnv is what claude needs to run offline against the fake
@@ -206,49 +204,6 @@ func (s *Session) claudeEnv(opts Options) []string {
 		env = append(env, "ANTHROPIC_API_KEY="+FakeAPIKey)
 	}
 	return append(env, opts.Env...)
-}
-
-// close ends the session: recorder, tmux server, claude. The test's
-// TempDir cleanup removes the files afterwards, so claude must be gone by
-// then.
-func (s *Session) close() {
-	if s.t.Failed() && s.pane != "" {
-		s.t.Logf("claudetest: pane %s at the end:\n%s", s.pane, s.captureOrError())
-	}
-	if s.rec != nil {
-		s.rec.stop(s.tmux)
-	}
-	if _, err := s.tmux.run("kill-server"); err != nil {
-		s.t.Logf("claudetest: %v", err) // the server may have gone with its last pane
-	}
-	if s.pid > 0 {
-		waitExit(s.pid, 5*time.Second)
-	}
-	removeSocket(s.socket)
-	if s.rec != nil {
-		s.rec.wait()
-	}
-}
-
-// waitExit waits for claude to leave after the server hung up on it, and
-// kills it when it does not.
-func waitExit(pid int, timeout time.Duration) {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		if syscall.Kill(pid, 0) != nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond) // polling a pid has no event to wait on
-	}
-	syscall.Kill(pid, syscall.SIGKILL) // best effort: it may have just exited
-}
-
-// removeSocket deletes the server's socket file, which tmux leaves behind,
-// but only if it still is a socket.
-func removeSocket(path string) {
-	if fi, err := os.Lstat(path); path != "" && err == nil && fi.Mode()&os.ModeSocket != 0 {
-		os.Remove(path) // best effort: a leftover socket in the tmux dir harms no one
-	}
 }
 
 // API returns the fake API the session talks to.

@@ -15,7 +15,10 @@ import (
 )
 
 func TestSession_Turn(t *testing.T) {
-	s := claudetest.NewSession(t, claudetest.Options{RecordHooks: true})
+	s := claudetest.NewSession(t, claudetest.Options{
+		RecordHooks: true,
+		Files:       map[string]string{"CLAUDE.md": "# Notes\n\nUse the fake API.\n"},
+	})
 	s.API().Handle("hello there", fakeapi.Reply{Text: "Hello from the fake."})
 
 	s.Type("hello there")
@@ -25,6 +28,9 @@ func TestSession_Turn(t *testing.T) {
 	}
 	if !req.Stream || !req.HasTool("Bash") || req.Model == "" {
 		t.Errorf("request: stream=%t tools=%v model=%q, want a streamed main-loop request", req.Stream, req.Tools, req.Model)
+	}
+	if !strings.Contains(string(req.Body), "Use the fake API.") {
+		t.Error("the request lacks the project's CLAUDE.md")
 	}
 	screen := s.WaitFor(claudetest.Completions(1), "the completion line", 15*time.Second)
 	if !strings.Contains(screen, "● Hello from the fake.") {

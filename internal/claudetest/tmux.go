@@ -73,17 +73,19 @@ func (s *tmuxServer) run(args ...string) (string, error) {
 }
 
 // serverEnv is the whole environment of the tmux server and so of every
-// pane: a throwaway HOME, a UTF-8 locale, UTC for the completion line's
+// pane: a throwaway HOME and TMPDIR (Claude keeps task output under
+// $TMPDIR/claude-<uid>), a UTF-8 locale, UTC for the completion line's
 // clock, and PATH for the shell commands Claude runs.
-func serverEnv(home string) []string {
+func serverEnv(home, tmp string) []string {
 	env := []string{
 		"HOME=" + home,
+		"TMPDIR=" + tmp,
 		"PATH=" + os.Getenv("PATH"),
 		"LANG=C.UTF-8",
 		"TZ=UTC",
 		"SHELL=" + loginShell(),
 	}
-	for _, k := range []string{"USER", "LOGNAME", "TMPDIR"} {
+	for _, k := range []string{"USER", "LOGNAME"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
 		}

@@ -1,0 +1,75 @@
+package claudetest
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+// close ends the session: recorder, tmux server, claude, and then its
+// files, once claude is gone and cannot write into them any more.
+func (s *Session) close() {
+	if s.tmux != nil {
+		s.stopTmux()
+	}
+	if s.root != "" {
+		if err := removeAll(s.root); err != nil {
+			s.t.Errorf("claudetest: remove session dir: %v", err)
+		}
+	}
+}
+
+// removeAll removes dir, trying again a few times: a hook Claude started
+// as it exited (SessionEnd) may still drop a file into it.
+func removeAll(dir string) error {
+	var err error
+	for range 5 {
+		if err = os.RemoveAll(dir); err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond) // nothing signals that the last hook is done
+	}
+	return err
+}
+
+// stopTmux dumps the pane of a failed test, then stops the recorder, the
+// server and claude.
+func (s *Session) stopTmux() {
+	if s.t.Failed() && s.pane != "" {
+		s.t.Logf("claudetest: pane %s at the end:\n%s", s.pane, s.captureOrError())
+	}
+	if s.rec != nil {
+		s.rec.stop(s.tmux)
+	}
+	if _, err := s.tmux.run("kill-server"); err != nil {
+		s.t.Logf("claudetest: %v", err) // the server may have gone with its last pane
+	}
+	if s.pid > 0 {
+		waitExit(s.pid, 5*time.Second)
+	}
+	removeSocket(s.socket)
+	if s.rec != nil {
+		s.rec.wait()
+	}
+}
+
+// waitExit waits for claude to leave after the server hung up on it, and
+// kills it when it does not.
+func waitExit(pid int, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond) // polling a pid has no event to wait on
+	}
+	syscall.Kill(pid, syscall.SIGKILL) // best effort: it may have just exited
+}
+
+// removeSocket deletes the server's socket file, which tmux leaves behind,
+// but only if it still is a socket.
+func removeSocket(path string) {
+	if fi, err := os.Lstat(path); path != "" && err == nil && fi.Mode()&os.ModeSocket != 0 {
+		os.Remove(path) // best effort: a leftover socket in the tmux dir harms no one
+	}
+}
