@@ -11,8 +11,13 @@
 //	s.Type("hello")
 //	s.WaitFor(claudetest.Contains("Hi."), "the reply", 10*time.Second)
 //
-// The session's pane has the canonical address Address(); end-to-end tests
-// point codeman at it and install codeman's hooks through Options.Settings.
+// End-to-end tests point codeman at the pane's canonical address
+// (Address, tmux:<socket>:<pane id>), run codeman's commands with PaneEnv
+// as if typed inside the pane, and install `codeman hook` through
+// Options.Settings (merged with the hook recorder's entries). Claude, and
+// so every hook it runs, sees only the private server's minimal
+// environment (HOME, TMPDIR, PATH, TMUX, TMUX_PANE, ...) plus Options.Env:
+// pass XDG_RUNTIME_DIR and the like there.
 //
 // The CLI comes from FindClaude: $CODEMAN_E2E_CLAUDE, else the pinned
 // version that scripts/install-claude.sh puts in the user's cache dir.

@@ -18,6 +18,9 @@ func TestSession_Turn(t *testing.T) {
 	s := claudetest.NewSession(t, claudetest.Options{
 		RecordHooks: true,
 		Files:       map[string]string{"CLAUDE.md": "# Notes\n\nUse the fake API.\n"},
+		// Nonessential traffic on: the start-up HEAD /api/hello and the
+		// session title side request reach the fake too.
+		Env: []string{"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="},
 	})
 	s.API().Handle("hello there", fakeapi.Reply{Text: "Hello from the fake."})
 
@@ -37,6 +40,14 @@ func TestSession_Turn(t *testing.T) {
 		t.Errorf("reply not on screen:\n%s", screen)
 	}
 	s.WaitFor(claudetest.PromptReady, "the idle prompt", 5*time.Second)
+
+	if _, err := s.API().WaitForRequest(func(r fakeapi.Request) bool { return r.Method == "HEAD" && r.Path == "/api/hello" }, time.Second); err != nil {
+		t.Error(err)
+	}
+	if _, err := s.API().WaitForRequest(func(r fakeapi.Request) bool { return r.Title }, 10*time.Second); err != nil {
+		t.Error(err)
+	}
+	waitPaneTitle(t, s, "✳ Fake session")
 
 	stop := s.WaitForHook(claudetest.HookNamed("Stop", time.Time{}), "Stop", 10*time.Second)
 	if got := stop.Field("last_assistant_message"); got != "Hello from the fake." {
@@ -129,6 +140,23 @@ func TestSession_APIErrorSurvivesRetry(t *testing.T) {
 	}
 	if retries != 1 {
 		t.Errorf("%d retries answered 529, want 1", retries)
+	}
+}
+
+// waitPaneTitle waits for the pane title Claude sets from the session
+// title the fake API made up.
+func waitPaneTitle(t *testing.T, s *claudetest.Session, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := strings.TrimSpace(s.Tmux("display-message", "-p", "-t", s.PaneID(), "#{pane_title}"))
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pane title %q, want %q", got, want)
+		}
+		time.Sleep(100 * time.Millisecond) // tmux has no event for a title change we could wait on here
 	}
 }
 

@@ -21,7 +21,9 @@ const defaultModel = "claude-opus-5-5"
 func (s *Server) serveMessages(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	req := s.newRequest(r, body, http.StatusOK)
-	if err == nil {
+	if err != nil {
+		err = fmt.Errorf("read request body: %w", err)
+	} else {
 		err = parseMessages(&req, body)
 	}
 	if err != nil {
@@ -34,6 +36,13 @@ func (s *Server) serveMessages(w http.ResponseWriter, r *http.Request) {
 	req.Retry = a.retry
 	if a.reply.MidStreamError && !req.Stream && !a.reply.failed() {
 		a.reply.Status = http.StatusInternalServerError // a JSON answer cannot break off midway
+	}
+	if a.reply.Tool != nil && !a.reply.failed() {
+		if _, err := toolInput(a.reply.Tool); err != nil {
+			// A script bug: say so in Claude's error line rather than
+			// break a stream off halfway.
+			a.reply = Reply{Status: http.StatusInternalServerError, ErrorMessage: "fakeapi: " + err.Error()}
+		}
 	}
 	if a.reply.failed() {
 		req.Status = a.reply.Status
@@ -66,11 +75,7 @@ func (s *Server) writeMessage(w http.ResponseWriter, req Request, a answer) {
 	}
 	stop := "end_turn"
 	if a.reply.Tool != nil {
-		input, err := toolInput(a.reply.Tool)
-		if err != nil {
-			s.writeError(w, &Reply{Status: http.StatusInternalServerError, ErrorMessage: err.Error()})
-			return
-		}
+		input, _ := toolInput(a.reply.Tool) // checked in serveMessages
 		content = append(content, map[string]any{"type": "tool_use", "id": a.toolID, "name": a.reply.Tool.Name, "input": input})
 		stop = "tool_use"
 	}

@@ -41,8 +41,8 @@ func (s *Server) Handle(substr string, r Reply) {
 
 // HandleFunc adds a rule that sees every Messages request except the title
 // side request, tool loop continuations included, and answers the ones it
-// returns true for. It runs on the request's goroutine and must not call the
-// Server.
+// returns true for. It runs on the request's goroutine, outside the
+// server's lock.
 func (s *Server) HandleFunc(rule func(Request) (Reply, bool)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -281,3 +281,13 @@ func TestServer_BadBody(t *testing.T) {
 		t.Errorf("got %d %s", resp.StatusCode, body)
 	}
 }
+
+func TestServer_BadToolInput(t *testing.T) {
+	api := fakeapi.New(t)
+	api.Enqueue(fakeapi.Reply{Text: "x", Tool: &fakeapi.ToolCall{Name: "Bash", Input: []string{"not", "an", "object"}}})
+	resp := post(t, api.URL(), turnBody(true, "go"))
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 500 || !strings.Contains(string(body), "Bash input: not a JSON object") {
+		t.Errorf("got %d %s", resp.StatusCode, body)
+	}
+}
