@@ -1,0 +1,49 @@
+// Package screen is codeman's GNU screen backend. It owns everything that
+// talks to screen sessions:
+//
+//   - addresses: Window and its canonical form screen:PID.name:N
+//     (Address, ParseAddress), targets typed by a person
+//     (screen:SESSION[:WINDOW] with a full name, a PID or a unique name;
+//     STY and WINDOW for the caller's own window: ParseTarget), and
+//     `screen -ls` (ListSessions, Sessions);
+//   - the version check (4.1 or newer, for -Q queries);
+//   - Poller, one per watched window: `-X hardcopy FILE` every
+//     PollInterval into a private directory, waiting for the file because
+//     -X returns before screen writes it; changed rows become output for
+//     the stream detector (rows wrapped at the window's width joined into
+//     one line) and the latest screen the snapshot; a closed window or an
+//     ended session stops it with a reason;
+//   - WindowTerminal, a respawn.Terminal per window: text through a
+//     private file with `readbuf` and `paste .`, never `stuff` (which
+//     rewrites $, ^ and \), a pause, Enter as `stuff \015` on its own, and
+//     a check that the screen changed, with bounded retries;
+//   - State, the file under $XDG_STATE_HOME/codeman that lists the windows
+//     codeman controls, since screen windows have no user options.
+//
+// Decisions worth knowing:
+//
+//   - Multi-line text is wrapped in bracketed paste markers by codeman:
+//     screen's paste turns newlines into carriage returns (Enter for
+//     Claude Code) and screen 4.x neither tracks nor adds bracketed paste.
+//     Claude Code always enables bracketed paste, so it reads the text as
+//     one paste and keeps its newlines (pasteData).
+//   - Every command carries -S PID.name and -p N. `eval` is never used: in
+//     a session with a person attached it runs in the window they look at,
+//     ignoring -p.
+//   - -Q replies also flash on an attached person's message line, so
+//     queries are kept to start-up, size changes and failures; the height
+//     comes from the hardcopy itself. `readbuf` shows "Slurped N
+//     characters" there too, once per prompt sent, and replaces the
+//     session's paste buffer.
+//   - Screen before 5.0 writes hardcopies with only the low byte of each
+//     character. The decoder repairs the glyphs Claude Code draws (see
+//     legacy.go); every real screen in testdata reads the same to the
+//     detector after the loss and the repair. Screen 5 hardcopies are
+//     exact.
+//   - A window that was never attached is 80x24 and `width`/`height` need
+//     a display, so a window's size is whatever its last display made it.
+//
+// This package imports respawn (for Terminal and Screen) and nothing else
+// of codeman; it must not import the daemon, the CLI, or the tmux and
+// hooks backends.
+package screen
