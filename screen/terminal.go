@@ -168,20 +168,23 @@ const (
 )
 
 // pasteData returns the bytes to paste for text. screen's paste types the
-// buffer as keys and turns each newline into a carriage return, which
-// Claude Code would take as Enter, submitting line by line; and screen
-// (4.x) neither tracks nor adds bracketed paste. So text with a newline
-// is wrapped in the markers here, which Claude Code, having asked for
-// bracketed paste, reads as one paste with its newlines kept. Markers in
-// the text itself are dropped so that it cannot end the paste early.
+// buffer as keys, and a newline typed is Enter to Claude Code, which
+// would submit line by line; screen (4.x) neither tracks nor adds
+// bracketed paste. So text with a newline is wrapped in the markers here,
+// which Claude Code, having asked for bracketed paste, reads as one paste
+// with its newlines kept. Inside, each newline is written as a CR, as a
+// terminal pastes it: readbuf would turn only the first of two LFs in a
+// row into a CR (it looks at the byte before, already turned), and the
+// "\r\n" left would read as one newline, dropping a blank line. Markers
+// in the text itself are dropped so that it cannot end the paste early.
 // Single-line text is pasted bare, as if typed.
 func pasteData(text string) []byte {
 	b := []byte(text)
 	b = bytes.ReplaceAll(b, []byte(pasteStart), nil)
 	b = bytes.ReplaceAll(b, []byte(pasteEnd), nil)
-	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
-	b = bytes.ReplaceAll(b, []byte("\r"), []byte("\n"))
-	if !bytes.Contains(b, []byte("\n")) {
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\r"))
+	b = bytes.ReplaceAll(b, []byte("\n"), []byte("\r"))
+	if !bytes.Contains(b, []byte("\r")) {
 		return b
 	}
 	out := make([]byte, 0, len(pasteStart)+len(b)+len(pasteEnd))

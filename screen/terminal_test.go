@@ -83,13 +83,13 @@ func TestWindowTerminal_SubmitMultiLineIsOneBracketedPaste(t *testing.T) {
 	f.addWindow("0", 80, "❯", "", "")
 	echoOnEnter(f)
 	term, clock := newTestTerminal(t, f)
-	err := withClock(t, clock, func() error { return term.Submit(context.Background(), "first line\nsecond line") })
+	err := withClock(t, clock, func() error { return term.Submit(context.Background(), "first line\n\nthird line") })
 	if err != nil {
 		t.Fatal(err)
 	}
-	// screen's readbuf turns LF into CR; inside the paste Claude Code
-	// keeps it as a newline.
-	want := []string{"\x1b[200~first line\rsecond line\x1b[201~", "\r"}
+	// Newlines go as CRs, as a terminal pastes them; inside the paste
+	// Claude Code keeps each as a newline.
+	want := []string{"\x1b[200~first line\r\rthird line\x1b[201~", "\r"}
 	if got := f.inputs("0"); !reflect.DeepEqual(got, want) {
 		t.Errorf("window got %q, want %q", got, want)
 	}
@@ -98,11 +98,12 @@ func TestWindowTerminal_SubmitMultiLineIsOneBracketedPaste(t *testing.T) {
 func TestPasteData(t *testing.T) {
 	tests := map[string]string{
 		"one line":                 "one line",
-		"a\nb":                     "\x1b[200~a\nb\x1b[201~",
-		"a\r\nb\rc":                "\x1b[200~a\nb\nc\x1b[201~",
-		"x\x1b[201~\ny":            "\x1b[200~x\ny\x1b[201~",
+		"a\nb":                     "\x1b[200~a\rb\x1b[201~",
+		"a\n\nb":                   "\x1b[200~a\r\rb\x1b[201~",
+		"a\r\nb\rc":                "\x1b[200~a\rb\rc\x1b[201~",
+		"x\x1b[201~\ny":            "\x1b[200~x\ry\x1b[201~",
 		"\x1b[200~single\x1b[201~": "single",
-		"ends with newline\n":      "\x1b[200~ends with newline\n\x1b[201~",
+		"ends with newline\n":      "\x1b[200~ends with newline\r\x1b[201~",
 	}
 	for in, want := range tests {
 		if got := string(pasteData(in)); got != want {
