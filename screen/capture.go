@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -27,6 +28,9 @@ const (
 	captureSettle    = 20 * time.Millisecond
 )
 
+// screenRewrites are the characters screen replaces in -X arguments.
+const screenRewrites = "$^\\"
+
 // errCaptureTimeout: screen did not write the hardcopy in time.
 var errCaptureTimeout = errors.New("hardcopy did not appear in time")
 
@@ -43,22 +47,23 @@ type capturer struct {
 }
 
 func newCapturer(w Window, r Runner, clock clockwork.Clock, timeout time.Duration, parent string) (*capturer, error) {
+	// screen is handed absolute paths: its working directory is not ours.
+	parent, err := filepath.Abs(parent)
+	if err != nil {
+		return nil, fmt.Errorf("create hardcopy directory: %w", err)
+	}
+	if strings.ContainsAny(parent, screenRewrites) {
+		// The file names go to screen as -X arguments, which screen
+		// rewrites: "$VAR" expanded, "^A" and "\001" made control bytes.
+		return nil, fmt.Errorf("create hardcopy directory in %q: screen rewrites %q in command arguments; set TMPDIR to a plainer directory", parent, screenRewrites)
+	}
 	// screen writes the hardcopy itself, with its own umask: the directory
 	// keeps it private.
 	dir, err := os.MkdirTemp(parent, "codeman-screen-")
 	if err != nil {
 		return nil, fmt.Errorf("create hardcopy directory: %w", err)
 	}
-	if err := os.Chmod(dir, 0o700); err != nil {
-		_ = os.RemoveAll(dir) // the chmod error is the one to report
-		return nil, fmt.Errorf("create hardcopy directory: %w", err)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		_ = os.RemoveAll(dir)
-		return nil, fmt.Errorf("create hardcopy directory: %w", err)
-	}
-	return &capturer{w: w, r: r, clock: clock, timeout: timeout, dir: abs, buf: make([]byte, 0, 16<<10)}, nil
+	return &capturer{w: w, r: r, clock: clock, timeout: timeout, dir: dir, buf: make([]byte, 0, 16<<10)}, nil
 }
 
 func (c *capturer) close() error {

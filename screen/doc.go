@@ -42,6 +42,11 @@
 //     exact.
 //   - A window that was never attached is 80x24 and `width`/`height` need
 //     a display, so a window's size is whatever its last display made it.
+//   - screen rewrites "$VAR", "^X" and "\ooo" in -X arguments, file names
+//     included, so the private directories refuse a TMPDIR with $, ^ or \.
+//   - Windows are known by number, and screen gives a closed window's
+//     number to the next new one: a window closed and replaced between two
+//     polls is not noticed.
 //
 // This package imports respawn (for Terminal and Screen) and nothing else
 // of codeman; it must not import the daemon, the CLI, or the tmux and
