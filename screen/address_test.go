@@ -134,3 +134,15 @@ func TestResolveTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowNumber_TitleLikeAMessage(t *testing.T) {
+	f := newFakeScreen("4242.work")
+	for i, title := range []string{msgNoSession, msgNoWindow, "info command cannot be queried."} {
+		w := f.addWindow("0", 80, "x")
+		w.title = title
+		n, err := windowNumber(context.Background(), f, Window{Session: "4242.work", Window: "0"})
+		if err != nil || n != "0" {
+			t.Errorf("%d: window titled %q: number = %q, %v", i, title, n, err)
+		}
+	}
+}

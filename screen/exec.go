@@ -125,7 +125,7 @@ func query(ctx context.Context, r Runner, w Window, cmd ...string) (string, erro
 	if err := replyError(w, out); err != nil {
 		return "", fmt.Errorf("screen -Q %s: %w", cmd[0], err)
 	}
-	if strings.Contains(out, msgNotAllowed) || strings.HasPrefix(out, "-X: ") {
+	if strings.HasPrefix(out, cmd[0]+" command "+msgNotAllowed) || strings.HasPrefix(out, "-X: ") {
 		// Too old a screen, or a command it does not know: it says so on
 		// stdout and may still exit 0.
 		return "", fmt.Errorf("screen -Q %s in session %s: %s", cmd[0], w.Session, strings.TrimSpace(out))
@@ -134,14 +134,17 @@ func query(ctx context.Context, r Runner, w Window, cmd ...string) (string, erro
 }
 
 // replyError recognises screen's ways of saying that the session or the
-// window is not there.
+// window is not there. The messages are matched where screen puts them,
+// so that a window title quoting one is not taken for it.
 func replyError(w Window, out string) error {
+	reply := strings.TrimSpace(out)
 	switch {
-	case strings.Contains(out, msgNoSession):
+	case strings.HasSuffix(reply, msgNoSession):
+		// A dead session is listed before the message.
 		return &TargetError{Window: w, Err: ErrNoSession}
-	case strings.Contains(out, msgNoWindow):
+	case reply == msgNoWindow:
 		return &TargetError{Window: w, Err: ErrNoWindow}
-	case strings.Contains(out, msgAmbiguous):
+	case strings.HasPrefix(reply, msgAmbiguous):
 		return fmt.Errorf("session %s names several sessions", w.Session)
 	}
 	return nil

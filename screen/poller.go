@@ -190,7 +190,7 @@ func (p *Poller) Done() <-chan struct{} { return p.done }
 
 // Err returns why polling stopped on its own: the window closed
 // (wrapping ErrNoWindow) or the session ended (ErrNoSession). It is nil
-// while polling and after Close.
+// while polling, and when Close or the end of Start's ctx stopped it.
 func (p *Poller) Err() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
