@@ -254,3 +254,29 @@ func submitted(t *testing.T, log, prompt string) bool {
 	t.Logf("simulated Claude's log: %+v", entries)
 	return false
 }
+
+// With a person attached and looking at another window, everything must
+// still go to the window named: screen runs some commands (eval) in the
+// attached display's window whatever -p says.
+func TestIntegration_AttachedDisplayOnAnotherWindow(t *testing.T) {
+	log := t.TempDir() + "/echo.log"
+	s, _ := startOnPTY(t, 100, 30, "echo", log)
+	s.log = log
+	s.run("-X", "screen", "1", "sleep", "600") // the display now shows window 1
+	term := screen.NewWindowTerminal(s.window("0"), screen.TerminalOptions{TempDir: t.TempDir()})
+	waitFor(t, "echo program ready", func() bool {
+		shot, err := term.Snapshot(context.Background())
+		return err == nil && strings.Contains(shot.Text(), "ready")
+	})
+	if err := term.Submit(context.Background(), "to window 0\nonly"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "Enter read", func() bool { r := s.reads(); return len(r) > 0 && r[len(r)-1] == "\r" })
+	if text, _ := lastRead(s.reads()); text != "\x1b[200~to window 0\ronly\x1b[201~" {
+		t.Errorf("window 0 read %q", text)
+	}
+	shot, err := term.Snapshot(context.Background())
+	if err != nil || shot.Width != 100 || shot.Height != 30 || !strings.Contains(shot.Text(), "to window 0") {
+		t.Errorf("snapshot of window 0: %dx%d %q, %v", shot.Width, shot.Height, shot.Text(), err)
+	}
+}

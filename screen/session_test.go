@@ -80,13 +80,27 @@ func startDetached(t *testing.T, prog string, args ...string) *testSession {
 // detached: a window keeps the size of the display that showed it last.
 func startSized(t *testing.T, cols, rows int, prog string, args ...string) *testSession {
 	t.Helper()
+	s, client := startOnPTY(t, cols, rows, prog, args...)
+	s.run("-X", "detach")
+	select {
+	case <-client: // the attached client left
+	case <-time.After(waitTimeout):
+		t.Fatalf("screen client of %s did not exit after detach", s.name)
+	}
+	return s
+}
+
+// startOnPTY starts a session attached to a private pty of cols x rows,
+// as when a person runs screen in a terminal. The returned channel is
+// closed when the client exits.
+func startOnPTY(t *testing.T, cols, rows int, prog string, args ...string) (*testSession, <-chan struct{}) {
+	t.Helper()
 	requireScreen(t)
 	master, slave, err := openPTY(cols, rows)
 	if err != nil {
 		t.Skipf("skipping: %v", err)
 	}
-	defer master.Close()
-	go io.Copy(io.Discard, master) // the attached display's output; nobody reads it
+	go io.Copy(io.Discard, master) // the display's output; nobody reads it
 	name := uniqueName()
 	argv, env := programCommand(t, prog, args...)
 	cmd := exec.Command("screen", append([]string{"-S", name, "-c", "/dev/null"}, argv...)...)
@@ -97,19 +111,22 @@ func startSized(t *testing.T, cols, rows int, prog string, args ...string) *test
 		t.Fatalf("start screen: %v", err)
 	}
 	slave.Close()
-	s := registerSession(t, name)
-	if out, err := exec.Command("screen", "-S", s.name, "-X", "detach").CombinedOutput(); err != nil || len(out) > 0 {
-		t.Fatalf("detach %s: %v %s", s.name, err, out)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done: // the attached client left
-	case <-time.After(waitTimeout):
-		cmd.Process.Kill()
-		t.Fatalf("screen client of %s did not exit after detach", s.name)
-	}
-	return s
+	client := make(chan struct{})
+	go func() {
+		cmd.Wait() // its status says nothing: screen exits 0 or 1 after detach or quit
+		master.Close()
+		close(client)
+	}()
+	t.Cleanup(func() {
+		// quit (registered later, so run first) ends the client too.
+		select {
+		case <-client:
+		case <-time.After(waitTimeout):
+			cmd.Process.Kill()
+			t.Errorf("screen client of %s still running", name)
+		}
+	})
+	return registerSession(t, name), client
 }
 
 // registerSession waits for the session named name to be listed and
