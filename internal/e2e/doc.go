@@ -1,0 +1,34 @@
+// Package e2e holds codeman's end-to-end tests: the real Claude Code CLI
+// (claudetest.FindClaude) in a private tmux server, against a fake
+// Anthropic Messages API on loopback (fakeapi), watched by a codeman
+// daemon on private paths, with codeman's hook entries installed in the
+// session's throwaway HOME (DESIGN.md §9, item 4).
+//
+// Every scenario asserts on three independent records: the fake API's
+// request log (what codeman typed reached the model, in order, and when),
+// Claude's own hook log (claudetest's recorder, not codeman's markers), and
+// a timeline of the pane's screen sampled while the test runs. A change
+// that makes codeman type into a working session, a question or a
+// permission prompt fails them.
+//
+// The scenarios: a turn that streams slowly and runs a Bash tool, then a
+// full cycle; a plan approval accepted; a question and a permission prompt
+// left alone; a background agent not interrupted; API errors waited out
+// and resumed; the AI idle check through the real `claude -p`; and a
+// daemon killed with SIGKILL and restarted.
+//
+// The test binary doubles as codeman's hook handler: Claude runs a wrapper
+// script named codeman that execs the test binary with CODEMAN_E2E_ROLE=hook,
+// and TestMain dispatches it to hooks.Handle (the stdlib os/exec test
+// style). The restart scenario builds the real codeman binary once and runs
+// it as daemon and hook handler.
+//
+// The tests skip under -short, without tmux, and without the CLI (install
+// it with scripts/install-claude.sh or set CODEMAN_E2E_CLAUDE). They run in
+// parallel; each starts its own daemon, tmux servers and fake APIs.
+//
+// The package has no code outside its tests and nothing may import it. Its
+// tests import the daemon, hooks and respawn packages and the test helpers
+// claudetest and fakeapi; they must not reach into codeman's internals
+// beyond those packages' exported API.
+package e2e

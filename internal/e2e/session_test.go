@@ -1,0 +1,150 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/fakeapi"
+)
+
+// claude is one real Claude Code session under test, with the timeline of
+// its screen.
+type claude struct {
+	*claudetest.Session
+	t     *testing.T
+	rig   *rig
+	mon   *monitor
+	start time.Time // times in failure dumps count from here
+}
+
+// newClaude starts a session whose hook handler reaches the rig's daemon.
+// hookBinary is the codeman whose hook entries go into the session's
+// settings; "" installs none. Claude's own hook calls are always recorded.
+func (r *rig) newClaude(t *testing.T, opts claudetest.Options, hookBinary string) *claude {
+	t.Helper()
+	opts.RecordHooks = true
+	// The handler writes its markers into the spool under the daemon's
+	// runtime dir; Claude passes its environment on to hook commands.
+	opts.Env = append(opts.Env, "XDG_RUNTIME_DIR="+r.env["XDG_RUNTIME_DIR"])
+	if hookBinary != "" {
+		opts.Settings = codemanHookSettings(t, hookBinary)
+	}
+	start := time.Now()
+	s := claudetest.NewSession(t, opts)
+	c := &claude{Session: s, t: t, rig: r, start: start}
+	c.mon = watchScreen(t, s.Socket(), s.PaneID())
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("e2e: %s at the end:\n%s", c.Address(), c.dump())
+		}
+	})
+	return c
+}
+
+// codemanHookSettings returns the settings `codeman hooks install` writes
+// for binary, to be merged into the session's settings.json before Claude
+// starts.
+func codemanHookSettings(t *testing.T, binary string) map[string]any {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if _, err := hooks.Install(hooks.InstallOptions{SettingsPath: path, Binary: binary}); err != nil {
+		t.Fatalf("install codeman hooks: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings map[string]any
+	if err := json.Unmarshal(data, &settings); err != nil {
+		t.Fatalf("read installed hooks: %v", err)
+	}
+	return settings
+}
+
+// waitRequest returns the first request, past or future, that pred
+// accepts.
+func (c *claude) waitRequest(pred func(fakeapi.Request) bool, what string, timeout time.Duration) fakeapi.Request {
+	c.t.Helper()
+	req, err := c.API().WaitForRequest(pred, timeout)
+	if err != nil {
+		c.t.Fatalf("wait for %s: %v\n%s", what, err, c.dump())
+	}
+	return req
+}
+
+// checkTimeline runs the checks every scenario ends with: nothing typed
+// into the pane while Claude worked, and every send of codeman's made on
+// an idle screen.
+func (c *claude) checkTimeline() {
+	c.t.Helper()
+	c.mon.checkNoTypingWhileBusy(c.t, c.start)
+	c.mon.checkSends(c.t, c.start, sends(c.rig.decisions(c)))
+}
+
+// dump describes the session for a failed test: the screen, codeman's
+// view of the pane, the request log, the hook log, the screen timeline and
+// the daemon log.
+func (c *claude) dump() string {
+	var b strings.Builder
+	screen, err := capturePane(c.Socket(), c.PaneID())
+	if err != nil {
+		screen = err.Error()
+	}
+	fmt.Fprintf(&b, "--- screen of %s ---\n%s\n", c.Address(), screen)
+	fmt.Fprintf(&b, "--- codeman's view (times are wall clock; the session started %s) ---\n%s",
+		c.start.Format("15:04:05.000"), c.rig.describePane(c.Address()))
+	fmt.Fprintf(&b, "--- fake API requests ---\n%s", describeRequests(c.start, c.API().Requests()))
+	fmt.Fprintf(&b, "--- Claude's hooks ---\n%s", describeHooks(c.start, c.HookEvents()))
+	fmt.Fprintf(&b, "--- screen timeline ---\n%s", c.mon.describe(c.start))
+	b.WriteString(c.rig.daemonLog())
+	return b.String()
+}
+
+func describeRequests(start time.Time, reqs []fakeapi.Request) string {
+	var b strings.Builder
+	for _, r := range reqs {
+		kind := "turn"
+		switch {
+		case r.Title:
+			kind = "title"
+		case isCheck(r):
+			kind = "AI check"
+		case r.ToolResult:
+			kind = "tool result"
+		}
+		if r.Retry {
+			kind += " (retry)"
+		}
+		fmt.Fprintf(&b, "%s %s %s status=%d %s %q\n", rel(start, r.At), r.Method, r.Path, r.Status, kind, clip(r.LastUserText, 90))
+	}
+	return b.String()
+}
+
+func describeHooks(start time.Time, events []claudetest.HookEvent) string {
+	var b strings.Builder
+	for _, e := range events {
+		detail := ""
+		for _, key := range []string{"prompt", "tool_name", "source", "reason", "notification_type", "error"} {
+			if v := e.Field(key); v != "" {
+				detail += fmt.Sprintf(" %s=%q", key, clip(v, 60))
+			}
+		}
+		fmt.Fprintf(&b, "%s %s%s\n", rel(start, e.At), e.Name, detail)
+	}
+	return b.String()
+}
+
+// clip shortens s to n characters for a dump.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

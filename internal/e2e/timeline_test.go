@@ -1,0 +1,259 @@
+package e2e
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/fakeapi"
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// The steps of codeman's whose text reaches the model. /clear sends no
+// request; its trace is the SessionStart hook with source "clear".
+const (
+	stepUpdate    = "update"
+	stepInit      = "init"
+	stepKickstart = "kickstart"
+	stepResume    = "resume"
+)
+
+// idleCheckMarker opens codeman's idle check prompt
+// (respawn/aicheck/prompts/idle.txt).
+const idleCheckMarker = "You classify the state of a Claude Code session"
+
+// isCheck reports a request of codeman's AI idle check: `claude -p`, whose
+// user agent says sdk-cli (reference/claude-code-tui.md §6), asking
+// codeman's question.
+func isCheck(r fakeapi.Request) bool {
+	return strings.Contains(r.Header.Get("User-Agent"), "sdk-cli") && strings.Contains(r.LastUserText, idleCheckMarker)
+}
+
+// freshTurn reports a request that starts a turn of the session: not the
+// title side request, a retry, a tool loop continuation or an AI check.
+func freshTurn(r fakeapi.Request) bool {
+	return r.Path == "/v1/messages" && !r.Title && !r.Retry && !r.ToolResult && !isCheck(r)
+}
+
+// typedBy names codeman's step whose text starts the request, or "".
+func typedBy(r fakeapi.Request) string {
+	if !freshTurn(r) {
+		return ""
+	}
+	switch text := r.LastUserText; {
+	case strings.Contains(text, updatePrompt):
+		return stepUpdate
+	case strings.HasPrefix(strings.TrimSpace(text), initPrompt):
+		return stepInit
+	case strings.Contains(text, kickstartPrompt):
+		return stepKickstart
+	case strings.Contains(text, resumePrompt):
+		return stepResume
+	}
+	return ""
+}
+
+// stepIs returns a WaitForRequest predicate: a request started by step.
+func stepIs(step string) func(fakeapi.Request) bool {
+	return func(r fakeapi.Request) bool { return typedBy(r) == step }
+}
+
+// stepsTyped lists codeman's steps that reached the model, in order.
+func stepsTyped(reqs []fakeapi.Request) []string {
+	var steps []string
+	for _, r := range reqs {
+		if s := typedBy(r); s != "" {
+			steps = append(steps, s)
+		}
+	}
+	return steps
+}
+
+// stepRequests returns the requests started by codeman's steps.
+func stepRequests(reqs []fakeapi.Request) []fakeapi.Request {
+	var out []fakeapi.Request
+	for _, r := range reqs {
+		if typedBy(r) != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// answerCycle scripts plain-text answers to every step of a cycle, so no
+// step asks for a permission codeman would have to leave alone.
+func answerCycle(api *fakeapi.Server) {
+	api.Handle(updatePrompt, fakeapi.Reply{Text: "Progress noted: the e2e work is done."})
+	api.Handle(initPrompt, fakeapi.Reply{Text: "CLAUDE.md already describes this project; nothing to change."})
+	api.Handle(kickstartPrompt, fakeapi.Reply{Text: "Picking up the next task."})
+	api.Handle(resumePrompt, fakeapi.Reply{Text: "Resumed; the deploy went through."})
+}
+
+// toolResults returns the text of the tool_result blocks of the request's
+// last user message.
+func toolResults(r fakeapi.Request) []string {
+	var body struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(r.Body, &body) != nil {
+		return nil
+	}
+	for i := len(body.Messages) - 1; i >= 0; i-- {
+		if body.Messages[i].Role != "user" {
+			continue
+		}
+		var blocks []struct {
+			Type    string          `json:"type"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(body.Messages[i].Content, &blocks) != nil {
+			return nil
+		}
+		var out []string
+		for _, bl := range blocks {
+			if bl.Type == "tool_result" {
+				out = append(out, blockText(bl.Content))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// blockText reads a tool_result's content: a string or text blocks.
+func blockText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Text string `json:"text"`
+	}
+	json.Unmarshal(raw, &blocks) // anything else has no text to compare
+	var b strings.Builder
+	for _, bl := range blocks {
+		b.WriteString(bl.Text)
+	}
+	return b.String()
+}
+
+// sends returns codeman's send decisions: text typed and keys pressed.
+func sends(ds []respawn.Decision) []respawn.Decision {
+	var out []respawn.Decision
+	for _, d := range ds {
+		if d.Kind == respawn.DecisionSend {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// sendSteps lists the steps of the sends.
+func sendSteps(ds []respawn.Decision) []respawn.Step {
+	var steps []respawn.Step
+	for _, d := range sends(ds) {
+		steps = append(steps, d.Step)
+	}
+	return steps
+}
+
+// findHook returns the first hook call named name after since that match
+// accepts (nil accepts any).
+func findHook(events []claudetest.HookEvent, name string, since time.Time, match func(claudetest.HookEvent) bool) (claudetest.HookEvent, bool) {
+	for _, e := range events {
+		if e.Name == name && e.At.After(since) && (match == nil || match(e)) {
+			return e, true
+		}
+	}
+	return claudetest.HookEvent{}, false
+}
+
+// mustHook is findHook that fails the test when there is no such call.
+func (c *claude) mustHook(events []claudetest.HookEvent, name string, since time.Time, what string, match func(claudetest.HookEvent) bool) claudetest.HookEvent {
+	c.t.Helper()
+	e, ok := findHook(events, name, since, match)
+	if !ok {
+		c.t.Fatalf("no %s hook for %s after %s\n%s", name, what, rel(c.start, since), c.dump())
+	}
+	return e
+}
+
+// promptHas returns a hook matcher: a UserPromptSubmit whose prompt
+// contains substr.
+func promptHas(substr string) func(claudetest.HookEvent) bool {
+	return func(e claudetest.HookEvent) bool { return strings.Contains(e.Field("prompt"), substr) }
+}
+
+// fieldIs returns a hook matcher on a top-level string field.
+func fieldIs(key, value string) func(claudetest.HookEvent) bool {
+	return func(e claudetest.HookEvent) bool { return e.Field(key) == value }
+}
+
+// backgroundTasks returns how many background tasks a Stop payload lists
+// as running.
+func backgroundTasks(e claudetest.HookEvent) int {
+	var p struct {
+		Tasks []struct {
+			Status string `json:"status"`
+		} `json:"background_tasks"`
+	}
+	json.Unmarshal(e.Payload, &p) // a payload without the list has none
+	n := 0
+	for _, task := range p.Tasks {
+		if task.Status == "running" {
+			n++
+		}
+	}
+	return n
+}
+
+// checkNothingTypedDuring fails the test when anything of codeman's shows
+// up between from and to, a span in which Claude worked on what: a send
+// decision, a prompt submitted (hook) other than those ownPrompts allows,
+// or a request started by one of codeman's steps.
+func (c *claude) checkNothingTypedDuring(from, to time.Time, what string, ownPrompt func(string) bool) {
+	c.t.Helper()
+	t := c.t
+	in := func(at time.Time) bool { return !at.Before(from) && !at.After(to) }
+	for _, d := range sends(c.rig.decisions(c)) {
+		if in(d.At) {
+			t.Errorf("codeman sent at %s, while Claude worked on %s (%s to %s): %s", rel(c.start, d.At), what, rel(c.start, from), rel(c.start, to), d)
+		}
+	}
+	for _, e := range c.HookEvents() {
+		if e.Name == "UserPromptSubmit" && in(e.At) && !ownPrompt(e.Field("prompt")) {
+			t.Errorf("prompt %q submitted at %s, while Claude worked on %s", clip(e.Field("prompt"), 60), rel(c.start, e.At), what)
+		}
+	}
+	for _, r := range stepRequests(c.API().Requests()) {
+		if in(r.At) {
+			t.Errorf("codeman's %s reached the model at %s, while Claude worked on %s", typedBy(r), rel(c.start, r.At), what)
+		}
+	}
+}
+
+// checkSteps fails the test unless codeman's steps reached the model in
+// exactly this order.
+func (c *claude) checkSteps(want ...string) {
+	c.t.Helper()
+	if got := stepsTyped(c.API().Requests()); !slices.Equal(got, want) {
+		c.t.Errorf("codeman's steps reached the model as %q, want %q", got, want)
+	}
+}
+
+// checkRequestOrder fails the test unless the requests arrived in this
+// order, each after the one before it.
+func checkRequestOrder(t *testing.T, start time.Time, names []string, reqs ...fakeapi.Request) {
+	t.Helper()
+	for i := 1; i < len(reqs); i++ {
+		if !reqs[i].At.After(reqs[i-1].At) {
+			t.Errorf("%s (%s) did not come after %s (%s)", names[i], rel(start, reqs[i].At), names[i-1], rel(start, reqs[i-1].At))
+		}
+	}
+}
