@@ -26,6 +26,14 @@ func TestMain(m *testing.M) {
 		hooks.Handle(os.Stdin, os.Getenv, time.Now())
 		os.Exit(0)
 	}
+	// Screen sessions of these tests live in a private SCREENDIR, away
+	// from whoever runs them.
+	if dir, err := os.MkdirTemp("", "scr"); err == nil {
+		os.Setenv("SCREENDIR", dir)
+		code := m.Run()
+		os.RemoveAll(dir)
+		os.Exit(code)
+	}
 	os.Exit(m.Run())
 }
 
