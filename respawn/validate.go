@@ -205,7 +205,7 @@ func modelProblem(key, model string) *keyProblem {
 		return &keyProblem{key: key, reason: fmt.Sprintf("must be at most %d characters, not %d", maxModelChars, n)}
 	}
 	if !validModelName().MatchString(model) {
-		return &keyProblem{key: key, reason: fmt.Sprintf("must match %s, not %q", validModelName, model)}
+		return &keyProblem{key: key, reason: fmt.Sprintf("must match %s, not %q", validModelName(), model)}
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ func validateModel(model string) error {
 	case len(model) > maxModelLen:
 		return fmt.Errorf("check model %.20q... is %d characters, want at most %d", model, len(model), maxModelLen)
 	case !modelPattern().MatchString(model):
-		return fmt.Errorf("check model %q has characters outside %s", model, modelPattern)
+		return fmt.Errorf("check model %q has characters outside %s", model, modelPattern())
 	case model[0] == '-':
 		// "-x" would be taken by claude as a flag, not as --model's value.
 		return fmt.Errorf("check model %q starts with a dash", model)
