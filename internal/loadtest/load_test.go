@@ -32,6 +32,7 @@ var (
 	turnsFlag    = flag.Int("load.turns", 10, "turns per simulated session in the latency measurement")
 	staggerFlag  = flag.Duration("load.stagger", 500*time.Millisecond, "delay between the first turns of successive simulated sessions (0: all in lockstep)")
 	busyFlag     = flag.Int("load.latency-busy", 0, "working printer panes the daemon also watches during the latency measurement")
+	envFlag      = flag.String("load.daemon-env", "", "extra KEY=VALUE,... for the daemon's environment, e.g. GOMAXPROCS=1")
 	codemanFlag  = flag.String("load.codeman", "", "measure this codeman binary instead of building cmd/codeman")
 )
 

@@ -22,6 +22,8 @@ type window struct {
 	sys    SystemCPU
 	load   [2]string // load average at the start and the end
 	mem    memSamples
+	// switches counts the context switches of memPID's threads.
+	switches int64
 }
 
 // memSamples are VmRSS readings once a second and VmHWM at the end.
@@ -54,6 +56,7 @@ func measureWindow(d time.Duration, memPID int, groups []group) window {
 	w := window{groups: groups, cpu: make([]CPU, len(groups)), mem: memSamples{pid: memPID}}
 	w.load[0] = LoadAverage()
 	sys0, _ := ReadSystemCPU()
+	switches0, _ := ContextSwitches(memPID)
 	for i, g := range groups {
 		w.cpu[i] = ReadGroupCPU(g.pids)
 	}
@@ -81,6 +84,8 @@ func measureWindow(d time.Duration, memPID int, groups []group) window {
 	w.load[1] = LoadAverage()
 	if memPID != 0 {
 		w.mem.sample()
+		switches1, _ := ContextSwitches(memPID)
+		w.switches = switches1 - switches0
 	}
 	return w
 }
@@ -98,6 +103,7 @@ func (w window) String() string {
 		b.WriteString("\n")
 	}
 	if w.mem.pid != 0 {
+		fmt.Fprintf(&b, "  daemon context switches: %.0f a second\n", float64(w.switches)/w.wall.Seconds())
 		fmt.Fprintf(&b, "  daemon memory: VmRSS %s to %s over %d samples, %s at the end; VmHWM %s",
 			MiB(w.mem.min), MiB(w.mem.max), w.mem.samples, MiB(w.mem.last), MiB(w.mem.HWM))
 		if w.mem.readFailure != nil {

@@ -127,6 +127,44 @@ func parseStatus(data []byte, pid int) (Mem, error) {
 	return m, nil
 }
 
+// ContextSwitches sums voluntary and involuntary context switches over a
+// process's live threads: how often it went to sleep and woke up.
+func ContextSwitches(pid int) (int64, error) {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/[0-9]*/status", pid))
+	if err != nil || len(tasks) == 0 {
+		return 0, fmt.Errorf("list threads of process %d: none found", pid)
+	}
+	var sum int64
+	for _, path := range tasks {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue // the thread exited while listed
+		}
+		n, err := parseSwitches(data)
+		if err != nil {
+			return 0, fmt.Errorf("read %s: %w", path, err)
+		}
+		sum += n
+	}
+	return sum, nil
+}
+
+func parseSwitches(data []byte) (int64, error) {
+	var sum int64
+	for _, line := range strings.Split(string(data), "\n") {
+		key, value, ok := strings.Cut(line, ":")
+		if !ok || (key != "voluntary_ctxt_switches" && key != "nonvoluntary_ctxt_switches") {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("key %s: %w", key, err)
+		}
+		sum += n
+	}
+	return sum, nil
+}
+
 // Children lists the live processes whose parent is pid.
 func Children(pid int) []int {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")

@@ -69,3 +69,13 @@ func TestReadCPUAndChildren_ThisProcess(t *testing.T) {
 		t.Fatalf("Children(%d) = %v, want it to hold %d", os.Getppid(), kids, os.Getpid())
 	}
 }
+
+func TestParseSwitches(t *testing.T) {
+	n, err := parseSwitches([]byte("Name:\tx\nvoluntary_ctxt_switches:\t120\nnonvoluntary_ctxt_switches:\t7\n"))
+	if err != nil || n != 127 {
+		t.Fatalf("parseSwitches = %d, %v, want 127", n, err)
+	}
+	if n, err := ContextSwitches(os.Getpid()); err != nil || n <= 0 {
+		t.Fatalf("ContextSwitches(self) = %d, %v", n, err)
+	}
+}

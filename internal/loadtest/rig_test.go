@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -83,6 +84,9 @@ func (r *rig) startDaemon() {
 	defer out.Close()
 	cmd := exec.Command(r.codeman, "daemon")
 	cmd.Env, cmd.Stdout, cmd.Stderr = r.env, out, out
+	if *envFlag != "" {
+		cmd.Env = append(slices.Clone(r.env), strings.Split(*envFlag, ",")...)
+	}
 	if err := cmd.Start(); err != nil {
 		r.t.Fatalf("start codeman daemon: %v", err)
 	}
