@@ -109,8 +109,10 @@ func turnSample(entries []fakeclaude.LogEntry, decisions []respawn.Decision, pro
 	s.overhead = tt.firstKey.Sub(tt.end) - s.wait - latencyStep
 	s.step = tt.sent.Sub(tt.started) - latencyStep
 	s.typing = tt.firstKey.Sub(tt.sent)
+	// From a little before turn_end: the stamps come from two processes.
+	from := tt.end.Add(-5 * time.Millisecond)
 	for _, d := range decisions {
-		if !d.At.Before(tt.begin) && !d.At.After(tt.sent) && d.Kind != respawn.DecisionHook {
+		if !d.At.Before(from) && !d.At.After(tt.sent) {
 			s.reasons = append(s.reasons, d.At.Format("15:04:05.000")+" "+d.String())
 		}
 	}
