@@ -43,7 +43,11 @@ func TestAPIError_WaitedOutThenResumed(t *testing.T) {
 			r.attach(c, "")
 			c.Type(work)
 			c.WaitFor(claudetest.Contains(tc.line), "the API error", 30*time.Second)
-			resume := c.waitRequest(stepIs(stepResume), "the resume prompt", noOutputTimeout+apiErrorBackoff+30*time.Second)
+			resume := c.waitRequest(func(req fakeapi.Request) bool { return typedBy(req) != "" },
+				"codeman's first step", noOutputTimeout+apiErrorBackoff+30*time.Second)
+			if step := typedBy(resume); step != stepResume {
+				t.Fatalf("codeman's %s step reached the model first, want the resume prompt", step)
+			}
 			update := c.waitRequest(stepIs(stepUpdate), "the update prompt after the resumed turn", cycleTimeout)
 			events := c.HookEvents()
 			reqs := c.API().Requests()

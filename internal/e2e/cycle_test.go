@@ -15,17 +15,17 @@ import (
 // steps, each a turn of about a second plus the confirmations between.
 const cycleTimeout = 90 * time.Second
 
-// slowReply streams its text in pieces 2.5 s apart, about 7.5 s in all.
-// While text streams Claude draws no spinner and prints nothing until a
-// line is complete (reference/claude-code-tui.md §4.4), so the pane stays
-// silent for longer than completion_confirm: only the footer's "esc to
-// interrupt" says Claude works.
+// slowReply streams its text in pieces 5 s apart. While text streams
+// Claude draws no spinner and prints a line only once it is complete
+// (reference/claude-code-tui.md §4.4), so the pane stays silent for 10 s,
+// longer than no_output_timeout: only the footer's "esc to interrupt" says
+// Claude works.
 func slowReply(what string) []fakeapi.Chunk {
 	return []fakeapi.Chunk{
 		{Text: "Let me look at " + what + " first.\n\n"},
-		{Pause: 2500 * time.Millisecond, Text: "It needs a closer look"},
-		{Pause: 2500 * time.Millisecond, Text: " before anything changes.\n\n"},
-		{Pause: 2500 * time.Millisecond, Text: "Now I'll run the build."},
+		{Pause: 5 * time.Second, Text: "It needs a closer look"},
+		{Pause: 5 * time.Second, Text: " before anything changes.\n\n"},
+		{Pause: time.Second, Text: "Now I'll run the build."},
 	}
 }
 
@@ -47,6 +47,8 @@ func TestCycle_AfterSlowTurn(t *testing.T) {
 	answerCycle(c.API())
 	c.API().Handle(work, fakeapi.Reply{Chunks: slowReply("the release"), Tool: toolRun, Next: &fakeapi.Reply{Text: "The build is done."}})
 
+	// Attached only now: codeman would cycle the idle session meanwhile.
+	c.waitStartupHints()
 	r.attach(c, "")
 	c.Type(work)
 	kickstart := c.waitRequest(stepIs(stepKickstart), "the kickstart prompt", cycleTimeout)
@@ -67,9 +69,16 @@ func TestCycle_AfterSlowTurn(t *testing.T) {
 	if streaming := c.mon.between(workStart.At, toolStart.At); !slices.ContainsFunc(streaming, func(s sample) bool { return s.Busy }) {
 		t.Errorf("the screen never showed Claude busy while the reply streamed: the timeline is blind")
 	}
+	// The stream's silence outlasted no_output_timeout, so codeman did
+	// weigh idle during it, and the screen's evidence said no.
+	if !slices.ContainsFunc(r.decisions(c), func(d respawn.Decision) bool {
+		return d.Kind == respawn.DecisionVeto && d.At.After(workStart.At) && d.At.Before(toolStart.At)
+	}) {
+		t.Errorf("codeman vetoed nothing while the reply streamed: it no longer weighs the screen, or the stream no longer outlasts no_output_timeout")
+	}
 
-	i := slices.IndexFunc(reqs, stepIs(stepUpdate))
-	update, initReq := reqs[i], reqs[slices.IndexFunc(reqs, stepIs(stepInit))]
+	update := c.mustRequest(reqs, stepIs(stepUpdate), "the update prompt")
+	initReq := c.mustRequest(reqs, stepIs(stepInit), "/init")
 	if quiet := update.At.Sub(workStop.At); quiet < completionConfirm {
 		t.Errorf("the update prompt reached the model %s after Stop, want at least completion_confirm (%s)", quiet, completionConfirm)
 	}

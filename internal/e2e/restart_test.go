@@ -42,6 +42,8 @@ func TestDaemon_KilledAndRestarted(t *testing.T) {
 	answerCycle(c.API())
 	c.API().Handle(work, fakeapi.Reply{Chunks: slowReply("the parser")})
 
+	// Attached only now: codeman would cycle the idle session meanwhile.
+	c.waitStartupHints()
 	r.attach(c, "")
 	c.Type(work)
 	c.WaitFor(claudetest.Busy, "Claude at work", 10*time.Second)

@@ -243,7 +243,7 @@ func (r *rig) decisions(c *claude) []respawn.Decision {
 	c.t.Helper()
 	st, err := r.pane(c.Address())
 	if err != nil {
-		c.t.Fatalf("status of %s: %v\n%s", c.Address(), err, c.dump())
+		c.t.Fatalf("status of %s: %v", c.Address(), err)
 	}
 	return st.Status.Decisions
 }
@@ -258,7 +258,7 @@ func (r *rig) waitPane(c *claude, what string, timeout time.Duration, cond func(
 			return st
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("wait for %s: not seen within %s (last error: %v)\n%s", what, timeout, err, c.dump())
+			c.t.Fatalf("wait for %s: not seen within %s (last error: %v)", what, timeout, err)
 		}
 		time.Sleep(pollEvery) // the status has no event to wait on
 	}

@@ -40,12 +40,28 @@ func (r *rig) newClaude(t *testing.T, opts claudetest.Options, hookBinary string
 	s := claudetest.NewSession(t, opts)
 	c := &claude{Session: s, t: t, rig: r, start: start}
 	c.mon = watchScreen(t, s.Socket(), s.PaneID())
+	// Every failure ends with the whole story of the session.
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("e2e: %s at the end:\n%s", c.Address(), c.dump())
 		}
 	})
 	return c
+}
+
+// startupHintsFade bounds the wait for the hints Claude shows in its first
+// seconds to go.
+const startupHintsFade = 30 * time.Second
+
+// waitStartupHints waits until Claude has taken down the hints of its first
+// seconds ("◐ medium · /effort" above the prompt box, "← for agents" in the
+// footer). Their fading is output, which would break a silence the test
+// means to keep.
+func (c *claude) waitStartupHints() {
+	c.t.Helper()
+	c.WaitFor(func(screen string) bool {
+		return !strings.Contains(screen, "/effort") && !strings.Contains(screen, "← for agents")
+	}, "the startup hints to fade", startupHintsFade)
 }
 
 // codemanHookSettings returns the settings `codeman hooks install` writes
@@ -74,7 +90,7 @@ func (c *claude) waitRequest(pred func(fakeapi.Request) bool, what string, timeo
 	c.t.Helper()
 	req, err := c.API().WaitForRequest(pred, timeout)
 	if err != nil {
-		c.t.Fatalf("wait for %s: %v\n%s", what, err, c.dump())
+		c.t.Fatalf("wait for %s: %v", what, err)
 	}
 	return req
 }

@@ -83,6 +83,17 @@ func stepRequests(reqs []fakeapi.Request) []fakeapi.Request {
 	return out
 }
 
+// mustRequest returns the first of reqs that pred accepts, failing the
+// test when there is none.
+func (c *claude) mustRequest(reqs []fakeapi.Request, pred func(fakeapi.Request) bool, what string) fakeapi.Request {
+	c.t.Helper()
+	i := slices.IndexFunc(reqs, pred)
+	if i < 0 {
+		c.t.Fatalf("no request for %s", what)
+	}
+	return reqs[i]
+}
+
 // answerCycle scripts plain-text answers to every step of a cycle, so no
 // step asks for a permission codeman would have to leave alone.
 func answerCycle(api *fakeapi.Server) {
@@ -179,7 +190,7 @@ func (c *claude) mustHook(events []claudetest.HookEvent, name string, since time
 	c.t.Helper()
 	e, ok := findHook(events, name, since, match)
 	if !ok {
-		c.t.Fatalf("no %s hook for %s after %s\n%s", name, what, rel(c.start, since), c.dump())
+		c.t.Fatalf("no %s hook for %s after %s", name, what, rel(c.start, since))
 	}
 	return e
 }
