@@ -94,7 +94,7 @@ func TestAICheck_WorkingThenIdle(t *testing.T) {
 	if gap := second.At.Sub(first.At); gap < idleCheckCooldown {
 		t.Errorf("the second AI check came %s after the first, want at least the cooldown (%s)", gap, idleCheckCooldown)
 	}
-	checkRequestOrder(t, c.start, []string{"first check", "second check", "update"}, first, second, update)
+	checkOrder(t, c.start, moment{"the first check", first.At}, moment{"the second check", second.At}, moment{"the update prompt", update.At})
 	if steps := stepsTyped(api.Requests()); len(steps) == 0 || steps[0] != stepUpdate {
 		t.Errorf("codeman's steps reached the model as %q, want the update prompt first", steps)
 	}

@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
+	"github.com/codeman-dev/codeman/respawn"
 )
 
 // leftAlone is how long a dialog is left open: longer than two rounds of
@@ -22,6 +24,9 @@ type blockerCase struct {
 	reply  fakeapi.Reply
 	marker string // shows on screen while the dialog is open
 	tool   string // the tool whose PermissionRequest opens it
+	// silent: the pane prints nothing while the dialog is open, so
+	// codeman's fallback timers fire and its blocker check must stop them.
+	silent bool
 }
 
 var blockerCases = []blockerCase{
@@ -39,6 +44,7 @@ var blockerCases = []blockerCase{
 		}}},
 		marker: "Enter to select",
 		tool:   "AskUserQuestion",
+		silent: true,
 	},
 	{
 		name:   "Permission",
@@ -49,6 +55,9 @@ var blockerCases = []blockerCase{
 		}}},
 		marker: "Do you want to proceed?",
 		tool:   "Bash",
+		// The pending tool call's bullet blinks every 0.6 s above the
+		// prompt, so output never stops and no silence timer fires.
+		silent: false,
 	},
 }
 
@@ -98,6 +107,14 @@ func TestBlockers_LeftAlone(t *testing.T) {
 			}
 			if !strings.Contains(st.Status.Evidence.Blocker, "a person must answer") {
 				t.Errorf("explain shows blocker %q, want a person to answer", st.Status.Evidence.Blocker)
+			}
+			// A fallback timer fired while the dialog was open, and the
+			// blocker stopped it.
+			vetoed := slices.ContainsFunc(st.Status.Decisions, func(d respawn.Decision) bool {
+				return d.Kind == respawn.DecisionVeto && d.At.After(opened)
+			})
+			if bc.silent && !vetoed {
+				t.Errorf("codeman vetoed nothing in the %s the dialog was open: its fallback timers never fired", leftAlone)
 			}
 			if ds := sends(st.Status.Decisions); len(ds) != 0 {
 				t.Errorf("codeman sent %v", ds)

@@ -82,8 +82,8 @@ func TestCycle_AfterSlowTurn(t *testing.T) {
 	if quiet := update.At.Sub(workStop.At); quiet < completionConfirm {
 		t.Errorf("the update prompt reached the model %s after Stop, want at least completion_confirm (%s)", quiet, completionConfirm)
 	}
-	checkRequestOrder(t, c.start, []string{"Stop of the work turn", "update", "/init", "kickstart"},
-		fakeapi.Request{At: workStop.At}, update, initReq, kickstart)
+	checkOrder(t, c.start, moment{"the work turn's Stop", workStop.At}, moment{"the update prompt", update.At},
+		moment{"/init", initReq.At}, moment{"the kickstart prompt", kickstart.At})
 	// /clear came between the update's turn and /init.
 	updateStop := c.mustHook(events, "Stop", update.At, "the update turn", nil)
 	clear := c.mustHook(events, "SessionStart", updateStop.At, "/clear", fieldIs("source", "clear"))

@@ -35,7 +35,6 @@ type rig struct {
 	env    map[string]string // environment of the daemon, the CLI and the hook handler
 	paths  daemon.Paths
 	config string // config.toml
-	claude string // the real CLI
 	client *daemon.Client
 	stop   func() // stops the running daemon, nil when none runs
 }
@@ -49,7 +48,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	r := &rig{t: t, dir: dir, claude: claude, env: map[string]string{
+	r := &rig{t: t, dir: dir, env: map[string]string{
 		"HOME":            filepath.Join(dir, "home"),
 		"PATH":            os.Getenv("PATH"),
 		"XDG_RUNTIME_DIR": filepath.Join(dir, "run"),
@@ -121,21 +120,32 @@ func (r *rig) startDaemon(checker respawn.Checker) {
 		Liveness: 500 * time.Millisecond,
 		Logger:   slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
+	exited := make(chan struct{})
+	var runErr error
+	go func() {
+		runErr = d.Run(ctx)
+		close(exited)
+	}()
 	r.stop = func() {
 		cancel()
 		select {
-		case err := <-done:
-			if err != nil {
-				r.t.Errorf("daemon: %v", err)
+		case <-exited:
+			if runErr != nil {
+				r.t.Errorf("daemon: %v", runErr)
 			}
 		case <-time.After(daemonStopTimeout):
 			r.t.Errorf("daemon: still running %s after its context ended", daemonStopTimeout)
 		}
 		logFile.Close()
 	}
-	r.waitHealthy(func() error { return nil })
+	r.waitHealthy(func() error {
+		select {
+		case <-exited:
+			return fmt.Errorf("daemon stopped: %v", runErr)
+		default:
+			return nil
+		}
+	})
 }
 
 // startBinary runs the real codeman binary as the daemon, with the rig's
@@ -198,7 +208,8 @@ func (r *rig) stopDaemon() {
 	}
 }
 
-// waitHealthy waits until the daemon answers, or alive reports it died.
+// waitHealthy waits until the daemon answers, or alive reports that it
+// stopped.
 func (r *rig) waitHealthy(alive func() error) {
 	r.t.Helper()
 	deadline := time.Now().Add(daemonStartTimeout)

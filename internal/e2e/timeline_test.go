@@ -258,13 +258,19 @@ func (c *claude) checkSteps(want ...string) {
 	}
 }
 
-// checkRequestOrder fails the test unless the requests arrived in this
-// order, each after the one before it.
-func checkRequestOrder(t *testing.T, start time.Time, names []string, reqs ...fakeapi.Request) {
+// moment is a named point of a scenario's timeline.
+type moment struct {
+	what string
+	at   time.Time
+}
+
+// checkOrder fails the test unless each moment came after the one before
+// it.
+func checkOrder(t *testing.T, start time.Time, moments ...moment) {
 	t.Helper()
-	for i := 1; i < len(reqs); i++ {
-		if !reqs[i].At.After(reqs[i-1].At) {
-			t.Errorf("%s (%s) did not come after %s (%s)", names[i], rel(start, reqs[i].At), names[i-1], rel(start, reqs[i-1].At))
+	for i := 1; i < len(moments); i++ {
+		if prev, m := moments[i-1], moments[i]; !m.at.After(prev.at) {
+			t.Errorf("%s (%s) did not come after %s (%s)", m.what, rel(start, m.at), prev.what, rel(start, prev.at))
 		}
 	}
 }
