@@ -71,13 +71,15 @@ func TestAPIError_WaitedOutThenResumed(t *testing.T) {
 			if !update.At.After(resumeStop.At) {
 				t.Errorf("the update prompt reached the model at %s, before the resumed turn ended at %s", rel(c.start, update.At), rel(c.start, resumeStop.At))
 			}
-			workStart := c.mustHook(events, "UserPromptSubmit", c.start, "the work prompt", promptHas(work))
-			c.checkNothingTypedDuring(workStart.At, resume.At.Add(-time.Second), "the failed turn and the backoff",
-				func(p string) bool { return strings.Contains(p, work) })
 			ds := r.decisions(c)
-			if steps := sendSteps(ds); len(steps) == 0 || steps[0] != respawn.StepResume {
-				t.Errorf("codeman's sends %q, want the resume prompt first", steps)
+			sent := sends(ds)
+			if len(sent) == 0 || sent[0].Step != respawn.StepResume {
+				t.Fatalf("codeman's sends %v, want the resume prompt first", sent)
 			}
+			first := sent[0]
+			workStart := c.mustHook(events, "UserPromptSubmit", c.start, "the work prompt", promptHas(work))
+			c.checkNothingTypedDuring(workStart.At, first.At.Add(-time.Millisecond), "the failed turn and the backoff",
+				func(p string) bool { return strings.Contains(p, work) })
 			if !slices.ContainsFunc(ds, func(d respawn.Decision) bool {
 				return d.Kind == respawn.DecisionWait && strings.Contains(d.Reason, "API error")
 			}) {
