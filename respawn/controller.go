@@ -48,13 +48,14 @@ type Controller struct {
 	clock clockwork.Clock
 	log   *slog.Logger
 
-	mu       sync.Mutex
-	pending  []byte // output not yet fed to the core
-	dropped  int    // bytes dropped because the loop fell behind
-	notify   chan struct{}
-	hooks    chan Hook
-	requests chan func(now time.Time)
-	results  chan func(now time.Time)
+	mu        sync.Mutex
+	pending   []byte    // output not yet fed to the core
+	pendingAt time.Time // arrival of the newest pending output
+	dropped   int       // bytes dropped because the loop fell behind
+	notify    chan struct{}
+	hooks     chan Hook
+	requests  chan func(now time.Time)
+	results   chan func(now time.Time)
 
 	subMu sync.Mutex
 	subs  map[chan Decision]struct{}
@@ -125,6 +126,7 @@ func (c *Controller) Done() <-chan struct{} { return c.done }
 func (c *Controller) Output(data []byte) {
 	c.mu.Lock()
 	c.pending = append(c.pending, data...)
+	c.pendingAt = c.clock.Now()
 	if over := len(c.pending) - maxPendingOutput; over > 0 {
 		c.pending = append(c.pending[:0], c.pending[over:]...)
 		c.dropped += over
@@ -217,24 +219,38 @@ func (c *Controller) run() {
 			c.perform()
 			return
 		case <-c.notify:
-			c.mu.Lock()
-			data, dropped := c.pending, c.dropped
-			c.pending, c.dropped = nil, 0
-			c.mu.Unlock()
-			if dropped > 0 {
-				c.log.Warn("output dropped: the loop fell behind", "bytes", dropped)
-			}
-			c.core.Output(c.clock.Now(), data)
+			c.feed()
 		case h := <-c.hooks:
+			c.feed()
 			c.core.Hook(c.clock.Now(), h)
 		case f := <-c.results:
+			c.feed()
 			f(c.clock.Now())
 		case f := <-c.requests:
+			c.feed()
 			f(c.clock.Now())
 		case <-timer.Chan():
+			c.feed()
 			c.core.Tick(c.clock.Now())
 		}
 	}
+}
+
+// feed hands the pending output to the core, stamped with its arrival.
+// Events other than output feed it first, so that no decision is taken
+// without output that already arrived.
+func (c *Controller) feed() {
+	c.mu.Lock()
+	data, at, dropped := c.pending, c.pendingAt, c.dropped
+	c.pending, c.dropped = nil, 0
+	c.mu.Unlock()
+	if dropped > 0 {
+		c.log.Warn("output dropped: the loop fell behind", "bytes", dropped)
+	}
+	if len(data) == 0 {
+		return
+	}
+	c.core.Output(at, data)
 }
 
 // rearm points the timer at the core's next deadline.

@@ -287,7 +287,7 @@ func (c *Core) armStateTimers(now time.Time) {
 		c.armSilenceTimers()
 		c.t.stop(tAutoAccept)
 		if !c.hooks.stopAt.IsZero() {
-			c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(hookConfirmDelay))
+			c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(c.hookSilence()))
 		} else {
 			c.t.arm(tCompletionConfirm, c.lastOutput.Add(c.cfg.CompletionConfirm))
 		}
@@ -330,6 +330,13 @@ func (c *Core) armStuck() {
 	} else {
 		c.t.arm(tStuck, since.Add(c.cfg.StuckWarning))
 	}
+}
+
+// hookSilence is the silence that confirms a Stop hook: hookConfirmDelay,
+// or completion_confirm when that is shorter (the exact signal must not
+// wait longer than the screen evidence would).
+func (c *Core) hookSilence() time.Duration {
+	return min(hookConfirmDelay, c.cfg.CompletionConfirm)
 }
 
 func (c *Core) newID() uint64 {

@@ -53,11 +53,11 @@ func (c *Core) onHookConfirm(now time.Time) {
 	if c.state != ConfirmingIdle || c.hooks.stopAt.IsZero() {
 		return
 	}
-	if !c.hooks.idlePrompt && now.Sub(c.lastOutput) < hookConfirmDelay {
-		c.t.arm(tHookConfirm, c.lastOutput.Add(hookConfirmDelay))
+	if quiet := c.hookSilence(); !c.hooks.idlePrompt && now.Sub(c.lastOutput) < quiet {
+		c.t.arm(tHookConfirm, c.lastOutput.Add(quiet))
 		return
 	}
-	why := "Stop hook and 3s of silence"
+	why := fmt.Sprintf("Stop hook and %s of silence", c.hookSilence())
 	if c.hooks.idlePrompt {
 		why = "idle_prompt hook"
 	}

@@ -71,7 +71,7 @@ func (c *Core) rearmOnOutput() {
 // short hook window once Claude's Stop hook said the step's turn ended.
 func (c *Core) stepSilence() time.Duration {
 	if !c.hooks.stopAt.IsZero() && c.hooks.stopAt.After(c.stepSentAt) {
-		return min(hookConfirmDelay, c.cfg.CompletionConfirm)
+		return c.hookSilence()
 	}
 	return c.cfg.CompletionConfirm
 }
@@ -86,7 +86,7 @@ func (c *Core) onCompletion(now time.Time) {
 // onWorking handles evidence that Claude is working.
 func (c *Core) onWorking(now time.Time, why string) {
 	c.lastWorking = latest(c.lastWorking, now)
-	if now.Sub(c.hooks.stopAt) >= hookConfirmDelay {
+	if now.Sub(c.hooks.stopAt) >= c.hookSilence() {
 		// Right after Stop the status line still shows "running Stop
 		// hook"; only later work makes the Stop stale.
 		c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
@@ -266,7 +266,7 @@ func (c *Core) onIdleHook(now time.Time, why string) {
 		c.enterState(now, ConfirmingIdle, why+" during AI check")
 	case ConfirmingIdle:
 		c.t.stop(tCompletionConfirm)
-		c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(hookConfirmDelay))
+		c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(c.hookSilence()))
 	case WaitingUpdate, WaitingInit, WaitingKickstart, WaitingClear:
 		if !c.hooks.promptAt.After(c.stepSentAt) && !c.lastWorking.After(c.stepSentAt) {
 			// Nothing shows the step's own turn began: this hook is

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -18,6 +19,12 @@ func daemonCommand() *cli.Command {
 		Name:  "daemon",
 		Usage: "run the controller host in the foreground (commands that need it start it on their own)",
 		Action: func(c *cli.Context) error {
+			if os.Getenv("GOMAXPROCS") == "" {
+				// The daemon waits on pipes and timers; one processor spares
+				// the scheduler's hand-offs between the goroutines that read
+				// tmux and the controllers they wake (BENCHMARKS.md).
+				runtime.GOMAXPROCS(1)
+			}
 			paths, err := daemon.DefaultPaths(os.Getenv)
 			if err != nil {
 				return err
