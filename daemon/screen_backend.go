@@ -38,7 +38,8 @@ func (b *screenBackend) attach(ctx context.Context, req AttachRequest, file *res
 		return nil, err
 	}
 	sp := &screenPane{b: b, w: w, poller: poller, interval: file.Screen.PollInterval}
-	term := screen.NewWindowTerminal(w, screen.TerminalOptions{SendPause: file.Tmux.SendPause, EnterRetries: file.Tmux.EnterRetries})
+	pause, retries := sendTiming(file.Tmux)
+	term := screen.NewWindowTerminal(w, screen.TerminalOptions{SendPause: pause, EnterRetries: retries})
 	ctrl := respawn.NewController(respawn.ControllerOptions{
 		Pane: w.Address(), Config: cfg, Patterns: pat, Terminal: term, Checker: b.d.checker, CheckerDown: b.d.checkerMsg,
 		Clock: b.d.opts.Clock, Logger: b.d.log,

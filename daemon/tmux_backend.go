@@ -80,7 +80,8 @@ func (b *tmuxBackend) attach(ctx context.Context, req AttachRequest, file *respa
 	tp.current.Store(info.Command)
 	// Commands go over the session's control connection: a tmux process
 	// per command costs 3 ms each on the path to the first key.
-	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{SendPause: file.Tmux.SendPause, EnterRetries: file.Tmux.EnterRetries, Runner: client})
+	pause, retries := sendTiming(file.Tmux)
+	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{SendPause: pause, EnterRetries: retries, Runner: client})
 	ctrl := respawn.NewController(respawn.ControllerOptions{
 		Pane: info.Address(), Config: cfg, Patterns: pat, Terminal: term, Checker: b.d.checker, CheckerDown: b.d.checkerMsg,
 		Clock: b.d.opts.Clock, Logger: b.d.log, OnStatus: tp.state.Set,

@@ -32,7 +32,6 @@ type conn struct {
 	pending []pendingCommand // one per command written, oldest first
 	exitMsg string           // the reason of %exit, if one came
 
-	kick  chan struct{} // a command was written: the reader should not pause
 	ready chan struct{} // closed when the attach reply ended with %end
 	done  chan struct{} // closed when the reader returned and the process was reaped
 	err   error         // why the connection ended; read after done
@@ -60,7 +59,7 @@ const maxLine = 16 << 20
 // this client's commands.
 func startConn(srv Server, session string, pauseAfter time.Duration, handle func(*conn, Event)) (*conn, error) {
 	cmd := controlCommand(srv, session, pauseAfter)
-	c := &conn{cmd: cmd, kick: make(chan struct{}, 1), ready: make(chan struct{}), done: make(chan struct{})}
+	c := &conn{cmd: cmd, ready: make(chan struct{}), done: make(chan struct{})}
 	cmd.Stderr = &lockedWriter{mu: &c.mu, w: &c.stderr}
 	// A pipe of our own rather than StdinPipe: its write end takes
 	// deadlines, so a wedged client cannot block a command forever.
@@ -140,49 +139,9 @@ func (c *conn) read(handle func(*conn, Event)) {
 	close(c.done)
 }
 
-// readBatch is the shortest time between two reads of the control
-// stream while no command waits for its reply. A busy pane redraws ten
-// times a second; reading each redraw as it comes costs a wakeup of this
-// reader and of the pane's controller per redraw, which dominated the
-// daemon's CPU with 50 busy panes (BENCHMARKS.md, "Daemon under load").
-// Reading in batches delays output by at most this much; replies are not
-// delayed, since a waiting command skips the pause.
-const readBatch = 40 * time.Millisecond
-
-// pacedReader spaces out reads of r by at least gap, except while wait
-// reports a command waiting for its reply; kick ends a pause early.
-type pacedReader struct {
-	r    io.Reader
-	gap  time.Duration
-	wait func() bool
-	kick <-chan struct{}
-	last time.Time
-}
-
-func (p *pacedReader) Read(b []byte) (int, error) {
-	if d := p.gap - time.Since(p.last); d > 0 && !p.wait() {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-p.kick:
-		}
-		t.Stop()
-	}
-	n, err := p.r.Read(b)
-	p.last = time.Now()
-	return n, err
-}
-
-// waiting reports whether a command waits for its reply.
-func (c *conn) waiting() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.pending) > 0
-}
-
 func (c *conn) readLoop(handle func(*conn, Event)) error {
 	var p Parser
-	r := bufio.NewReaderSize(&pacedReader{r: c.stdout, gap: readBatch, wait: c.waiting, kick: c.kick}, 64<<10)
+	r := bufio.NewReaderSize(c.stdout, 64<<10)
 	var long []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -302,10 +261,6 @@ func (c *conn) send(line string, pc pendingCommand) error {
 	}
 	c.pending = append(c.pending, pc)
 	c.mu.Unlock()
-	select {
-	case c.kick <- struct{}{}: // a reader pausing between batches reads now
-	default:
-	}
 	// The deadline only fails where pipes are not pollable; the write
 	// then blocks until close kills the client.
 	_ = c.stdin.SetWriteDeadline(time.Now().Add(DefaultExecTimeout))

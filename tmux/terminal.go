@@ -45,8 +45,8 @@ const maxSendKeysBytes = 4096
 
 // TerminalOptions tunes a PaneTerminal. Zero values mean the defaults.
 type TerminalOptions struct {
-	SendPause      time.Duration // pause between text and Enter; default 100ms
-	EnterRetries   int           // extra Enter presses when the screen does not change; default 3
+	SendPause      time.Duration // pause between text and Enter; 0 means 100ms, negative means none
+	EnterRetries   int           // extra Enter presses when the screen does not change; 0 means 3, negative means none
 	VerifyTimeout  time.Duration // wait for a change after each Enter; default 1s
 	VerifyInterval time.Duration // capture interval while waiting; default 200ms
 	Runner         Runner        // runs commands; default the Server itself
@@ -54,11 +54,17 @@ type TerminalOptions struct {
 }
 
 func (o TerminalOptions) withDefaults(srv Server) TerminalOptions {
-	if o.SendPause <= 0 {
+	switch {
+	case o.SendPause == 0:
 		o.SendPause = DefaultSendPause
+	case o.SendPause < 0:
+		o.SendPause = 0
 	}
-	if o.EnterRetries <= 0 {
+	switch {
+	case o.EnterRetries == 0:
 		o.EnterRetries = DefaultEnterRetries
+	case o.EnterRetries < 0:
+		o.EnterRetries = 0
 	}
 	if o.VerifyTimeout <= 0 {
 		o.VerifyTimeout = DefaultVerifyTimeout
