@@ -68,7 +68,7 @@ func (m *model) agentFinished(now time.Time) {
 	m.agent = nil
 	m.agentsRan = true
 	m.hookSubagentStop(a.id, agentType, "hi from the subagent", []object{a.task()})
-	took := formatDuration(now.Sub(a.started))
+	took := FormatDuration(now.Sub(a.started))
 	m.items = append(m.items, item{lines: []line{raw(fg(colorToolOK, "●") +
 		fmt.Sprintf(" Agent %q finished", agentDescription) + fg(colorDim, " · "+took))}})
 	m.queue = append(m.queue, queuedPrompt{text: taskNotification(a, now.Sub(a.started)), hidden: true})
@@ -97,6 +97,6 @@ func (m *model) agentRows(now time.Time, width int) []string {
 		return nil
 	}
 	left := "  " + fg(colorDim, "◯ "+agentType) + "  " + fg(colorDim, agentDescription)
-	right := formatDuration(now.Sub(m.agent.started)) + " · ↑ 1.2k tokens"
+	right := FormatDuration(now.Sub(m.agent.started)) + " · ↑ 1.2k tokens"
 	return []string{"", "  " + bold("● main"), rightAlign(left, fg(colorDim, right), width)}
 }

@@ -102,12 +102,12 @@ func collapsedTool(verb, count, noun string) line {
 
 // completionItem is "✻ Brewed for 3s · done 6:47 PM".
 func completionItem(verb string, took time.Duration, now time.Time) item {
-	s := fmt.Sprintf("%s for %s · done %s", verb, formatDuration(took), now.Format("3:04 PM"))
+	s := fmt.Sprintf("%s for %s · done %s", verb, FormatDuration(took), now.Format("3:04 PM"))
 	return item{lines: []line{raw(fg(colorDim, "✻") + " " + fg(colorDim, s))}}
 }
 
-// formatDuration writes 0s, 41s, 1m 11s, 1h 2m 3s like Claude's timers.
-func formatDuration(d time.Duration) string {
+// FormatDuration writes 0s, 41s, 1m 11s, 1h 2m 3s like Claude's timers.
+func FormatDuration(d time.Duration) string {
 	s := int(d / time.Second)
 	switch {
 	case s < 60:
@@ -118,8 +118,8 @@ func formatDuration(d time.Duration) string {
 	return fmt.Sprintf("%dh %dm %ds", s/3600, s/60%60, s%60)
 }
 
-// formatTokens writes 49 or 1.2k.
-func formatTokens(n int) string {
+// FormatTokens writes 49 or 1.2k.
+func FormatTokens(n int) string {
 	if n < 1000 {
 		return fmt.Sprint(n)
 	}

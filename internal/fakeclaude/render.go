@@ -88,7 +88,7 @@ func (m *model) spinnerRow(now time.Time) string {
 	frame := int(elapsed / spinnerFrame)
 	glyph := spinnerGlyphs[frame%len(spinnerGlyphs)]
 	tokens := 2 + int(elapsed/(80*time.Millisecond))
-	suffix := fmt.Sprintf("(%s · ↓ %s tokens)", formatDuration(elapsed), formatTokens(tokens))
+	suffix := fmt.Sprintf("(%s · ↓ %s tokens)", FormatDuration(elapsed), FormatTokens(tokens))
 	return fg(colorLogo, glyph) + " " + shimmer(m.turn.verb+"…", frame) + " " + fg(colorDim, suffix)
 }
 

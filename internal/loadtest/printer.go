@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/fakeclaude"
 )
 
 // Printer defaults.
@@ -136,27 +138,7 @@ func spinnerParts(verb string, elapsed time.Duration) (string, string) {
 	frame := int(elapsed / DefaultRedraw)
 	tokens := 2 + int(elapsed*30/time.Second)
 	return spinnerGlyphs[frame%len(spinnerGlyphs)],
-		fmt.Sprintf("%s… (%s · ↓ %s tokens)", verb, formatElapsed(elapsed), formatTokens(tokens))
-}
-
-// formatElapsed writes 12s, 1m 2s or 1h 0m 5s, as the status row does.
-func formatElapsed(d time.Duration) string {
-	s := int(d / time.Second)
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%ds", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm %ds", s/60, s%60)
-	}
-	return fmt.Sprintf("%dh %dm %ds", s/3600, s/60%60, s%60)
-}
-
-// formatTokens writes 340 or 1.2k.
-func formatTokens(n int) string {
-	if n < 1000 {
-		return strconv.Itoa(n)
-	}
-	return fmt.Sprintf("%.1fk", float64(n)/1000)
+		fmt.Sprintf("%s… (%s · ↓ %s tokens)", verb, fakeclaude.FormatDuration(elapsed), fakeclaude.FormatTokens(tokens))
 }
 
 func fg(color int, s string) string {
