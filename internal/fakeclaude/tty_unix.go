@@ -27,15 +27,8 @@ func openTerminal(in, out *os.File) (*terminal, error) {
 		return nil, errors.New("open terminal: input has no file descriptor")
 	}
 	if saved, err := unix.IoctlGetTermios(t.inFd, unix.TCGETS); err == nil {
-		raw := *saved
-		raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-		raw.Oflag &^= unix.OPOST
-		raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-		raw.Cflag &^= unix.CSIZE | unix.PARENB
-		raw.Cflag |= unix.CS8
-		raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
-		if err := unix.IoctlSetTermios(t.inFd, unix.TCSETS, &raw); err != nil {
-			return nil, fmt.Errorf("set raw mode: %w", err)
+		if err := setRaw(t.inFd, saved); err != nil {
+			return nil, err
 		}
 		t.saved = saved
 	}
@@ -46,6 +39,35 @@ func openTerminal(in, out *os.File) (*terminal, error) {
 	}
 	t.wakeR, t.wakeW = p[0], p[1]
 	return t, nil
+}
+
+// MakeRaw puts the tty fd into raw mode and returns what restores its
+// settings; programs that stand in for Claude Code in a pane use it.
+func MakeRaw(fd int) (restore func(), err error) {
+	saved, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		return nil, fmt.Errorf("read terminal settings: %w", err)
+	}
+	if err := setRaw(fd, saved); err != nil {
+		return nil, err
+	}
+	// The pane may be gone on the way out; nothing is left to restore then.
+	return func() { _ = unix.IoctlSetTermios(fd, unix.TCSETS, saved) }, nil
+}
+
+// setRaw applies cfmakeraw to a copy of saved.
+func setRaw(fd int, saved *unix.Termios) error {
+	raw := *saved
+	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
+	raw.Oflag &^= unix.OPOST
+	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
+	raw.Cflag &^= unix.CSIZE | unix.PARENB
+	raw.Cflag |= unix.CS8
+	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
+	if err := unix.IoctlSetTermios(fd, unix.TCSETS, &raw); err != nil {
+		return fmt.Errorf("set raw mode: %w", err)
+	}
+	return nil
 }
 
 // rawFd returns f's descriptor without switching it to blocking mode, as

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/codeman-dev/codeman/internal/fakeclaude"
 )
 
 // InputEntry is one line of a printer's input log: bytes that reached the
@@ -50,7 +52,7 @@ func runPrinter(logPath string, p Printer, redraw, ago time.Duration, in, out *o
 		return fmt.Errorf("open input log: %w", err)
 	}
 	defer inLog.Close()
-	restore, err := makeRaw(int(in.Fd()))
+	restore, err := fakeclaude.MakeRaw(int(in.Fd()))
 	if err != nil {
 		return err
 	}
@@ -63,28 +65,6 @@ func runPrinter(logPath string, p Printer, redraw, ago time.Duration, in, out *o
 	defer stop()
 	go logInput(in, inLog)
 	return p.Draw(ctx, out, time.Now().Add(-ago), redraw)
-}
-
-// makeRaw puts the tty into raw mode (cfmakeraw), so that every byte sent
-// to the pane reaches the log at once, Enter included, and nothing is
-// echoed onto the screen.
-func makeRaw(fd int) (restore func(), err error) {
-	saved, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		return nil, fmt.Errorf("read terminal settings: %w", err)
-	}
-	raw := *saved
-	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	raw.Oflag &^= unix.OPOST
-	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	raw.Cflag &^= unix.CSIZE | unix.PARENB
-	raw.Cflag |= unix.CS8
-	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
-	if err := unix.IoctlSetTermios(fd, unix.TCSETS, &raw); err != nil {
-		return nil, fmt.Errorf("set raw mode: %w", err)
-	}
-	// The pane may be gone on the way out; nothing is left to restore then.
-	return func() { _ = unix.IoctlSetTermios(fd, unix.TCSETS, saved) }, nil
 }
 
 // logInput appends each chunk read from in to w until in ends.
