@@ -152,23 +152,7 @@ const planText = "# Plan: add hello.txt\n\n## Steps\n1. Create `hello.txt` with 
 // recordPlanApproval: plan mode, a plan written to the plan file, and
 // ExitPlanMode's approval menu left open.
 func recordPlanApproval(t *testing.T, r *recording) {
-	r.s.API().HandleFunc(func(req fakeapi.Request) (fakeapi.Reply, bool) {
-		if req.ToolResult || !strings.Contains(req.LastUserText, "plan the greeting feature") {
-			return fakeapi.Reply{}, false
-		}
-		plan := req.PlanFilePath()
-		if plan == "" {
-			return fakeapi.Reply{Text: "fake API: the request names no plan file; is plan mode on?"}, true
-		}
-		return fakeapi.Reply{
-			Text: "I'll write up a plan.",
-			Tool: &fakeapi.ToolCall{Name: "Write", Input: map[string]any{"file_path": plan, "content": planText}},
-			Next: &fakeapi.Reply{
-				Text: "The plan is ready.",
-				Tool: &fakeapi.ToolCall{Name: "ExitPlanMode", Input: map[string]any{}},
-			},
-		}, true
-	})
+	r.s.API().HandlePlan("plan the greeting feature", planText, nil)
 	r.hold(2*time.Second, "idle before plan mode")
 	r.s.SendKeys("BTab")
 	r.waitFor(claudetest.Contains("accept edits on"), "accept edits mode (BTab)", 5*time.Second)

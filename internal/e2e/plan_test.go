@@ -18,30 +18,6 @@ const planText = "# Plan: add hello.txt\n\n## Steps\n1. Create `hello.txt` with 
 // (reference/claude-code-tui.md §4.8).
 const approvedPlan = "User has approved your plan"
 
-// answerPlan scripts a turn that writes the plan file the plan-mode
-// reminder names and calls ExitPlanMode: in 2.1.328 the approval menu
-// shows only once that file exists (reference §4.8).
-func answerPlan(api *fakeapi.Server, prompt string) {
-	api.HandleFunc(func(req fakeapi.Request) (fakeapi.Reply, bool) {
-		if req.ToolResult || !strings.Contains(req.LastUserText, prompt) {
-			return fakeapi.Reply{}, false
-		}
-		plan := req.PlanFilePath()
-		if plan == "" {
-			return fakeapi.Reply{Text: "e2e: the request names no plan file; plan mode is off"}, true
-		}
-		return fakeapi.Reply{
-			Text: "I'll write up a plan.",
-			Tool: &fakeapi.ToolCall{Name: "Write", Input: map[string]any{"file_path": plan, "content": planText}},
-			Next: &fakeapi.Reply{
-				Text: "The plan is ready.",
-				Tool: &fakeapi.ToolCall{Name: "ExitPlanMode", Input: map[string]any{}},
-				Next: &fakeapi.Reply{Text: "Plan approved; starting on hello.txt."},
-			},
-		}, true
-	})
-}
-
 // A plan approval menu is the one dialog codeman answers: it presses Enter
 // once, the model gets the approved plan's tool result, and the turn that
 // follows is cycled.
@@ -52,7 +28,7 @@ func TestPlan_ApprovalAccepted(t *testing.T) {
 	c := r.newClaude(t, claudetest.Options{}, r.hookWrapper())
 	const work = "plan the greeting feature"
 	answerCycle(c.API())
-	answerPlan(c.API(), work)
+	c.API().HandlePlan(work, planText, &fakeapi.Reply{Text: "Plan approved; starting on hello.txt."})
 	// Plan mode: shift+tab twice from manual (reference §4.2, §4.8).
 	c.SendKeys("BTab")
 	c.WaitFor(claudetest.Contains("accept edits on"), "accept edits mode", 10*time.Second)
