@@ -121,9 +121,6 @@ func (c *Core) State() State { return c.state }
 // Cycles returns the number of cycles started.
 func (c *Core) Cycles() int { return c.cycles }
 
-// Config returns the configuration in use.
-func (c *Core) Config() Config { return c.cfg }
-
 // Actions returns and clears the queued actions.
 func (c *Core) Actions() []Action {
 	a := c.actions
@@ -136,9 +133,6 @@ func (c *Core) Deadline() (time.Time, bool) {
 	_, at, ok := c.t.next()
 	return at, ok
 }
-
-// Decisions returns up to n of the newest decisions, oldest first.
-func (c *Core) Decisions(n int) []Decision { return c.log.last(n) }
 
 // Start begins watching. The pane's silence is counted from now.
 func (c *Core) Start(now time.Time) {
