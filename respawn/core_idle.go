@@ -150,8 +150,13 @@ func clipText(s string, n int) string {
 
 // blocker returns why a person must answer before anything is typed. A
 // dialog a hook announced counts until the screen shows none and
-// hookDialogExpiry has passed (an answer with Esc leaves no hook behind).
-func (c *Core) blocker(now time.Time) string {
+// hookDialogExpiry has passed (an answer with Esc leaves no hook behind);
+// it is then forgotten, with a decision.
+func (c *Core) blocker(now time.Time) string { return c.findBlocker(now, true) }
+
+// findBlocker is blocker; only when forget is set does it forget expired
+// dialogs (status and explain look without changing anything).
+func (c *Core) findBlocker(now time.Time, forget bool) string {
 	if b := c.facts.Blocker(); b != "" {
 		return "a person must answer: " + b
 	}
@@ -170,8 +175,10 @@ func (c *Core) blocker(now time.Time) string {
 			continue
 		}
 		if expired(*p.since) {
-			c.decide(now, DecisionSkip, p.what+" no longer on screen; forgotten")
-			*p.since = time.Time{}
+			if forget {
+				c.decide(now, DecisionSkip, p.what+" no longer on screen; forgotten")
+				*p.since = time.Time{}
+			}
 			continue
 		}
 		return "a person must answer: " + p.what

@@ -80,17 +80,8 @@ func (c *Core) Status(now time.Time, decisions int) Status {
 		ev.ScreenAge = now.Sub(c.screen.At)
 	}
 	if c.state != Stopped {
-		ev.Blocker = c.peekBlocker(now)
+		ev.Blocker = c.findBlocker(now, false)
 	}
 	st.Evidence = ev
 	return st
-}
-
-// peekBlocker is blocker without its side effects.
-func (c *Core) peekBlocker(now time.Time) string {
-	saved, log := c.hooks, c.log
-	actions := len(c.actions)
-	b := c.blocker(now)
-	c.hooks, c.log, c.actions = saved, log, c.actions[:actions]
-	return b
 }
