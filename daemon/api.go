@@ -18,11 +18,25 @@ const (
 func (d *Daemon) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/health", d.handleHealth)
-	mux.HandleFunc("GET /v1/panes", d.handlePanes)
-	mux.HandleFunc("POST /v1/panes", d.handleAttach)
-	mux.HandleFunc("DELETE /v1/panes", d.handleDetach)
-	mux.HandleFunc("GET /v1/events", d.handleEvents)
+	mux.HandleFunc("GET /v1/panes", d.afterAdoption(d.handlePanes))
+	mux.HandleFunc("POST /v1/panes", d.afterAdoption(d.handleAttach))
+	mux.HandleFunc("DELETE /v1/panes", d.afterAdoption(d.handleDetach))
+	mux.HandleFunc("GET /v1/events", d.afterAdoption(d.handleEvents))
 	return mux
+}
+
+// afterAdoption holds a request until the daemon has adopted the panes
+// enabled before it started, so a status right after a restart lists them
+// and an attach does not race the adoption of the same pane. Health answers
+// at once: it is how a client knows the daemon is up.
+func (d *Daemon) afterAdoption(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-d.adopted:
+			h(w, r)
+		case <-r.Context().Done():
+		}
+	}
 }
 
 func (d *Daemon) handleHealth(w http.ResponseWriter, r *http.Request) {

@@ -49,6 +49,9 @@ type Daemon struct {
 	checkerMsg string // why AI checks are unavailable, "" when available
 
 	watcher *hooks.Watcher
+	// adopted closes once the panes enabled before this daemon started
+	// are attached: until then a pane list would be wrong, not just short.
+	adopted chan struct{}
 
 	mu    sync.Mutex
 	panes map[string]*pane
@@ -73,7 +76,7 @@ func New(opts Options) *Daemon {
 	if opts.Liveness == 0 {
 		opts.Liveness = DefaultLiveness
 	}
-	d := &Daemon{opts: opts, log: opts.Logger, hub: newHub(), panes: make(map[string]*pane)}
+	d := &Daemon{opts: opts, log: opts.Logger, hub: newHub(), panes: make(map[string]*pane), adopted: make(chan struct{})}
 	d.tmux = newTmuxBackend(d)
 	d.scr = newScreenBackend(d)
 	return d
@@ -111,6 +114,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}()
 	d.log.Info("daemon started", "pid", os.Getpid(), "socket", d.opts.Paths.Socket, "version", d.opts.Version)
 	d.adopt(ctx)
+	close(d.adopted)
 	// After adoption, so markers left while no daemon ran find their panes.
 	watcher := hooks.NewWatcher(d.opts.Paths.Spool, d, hooks.WatcherOptions{Logger: d.log})
 	if err := watcher.Start(ctx); err != nil {
