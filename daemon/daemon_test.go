@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,7 +175,7 @@ func (r *rig) waitFor(what string, timeout time.Duration, cond func() bool) {
 func submits(t *testing.T, log string) []string {
 	t.Helper()
 	entries, err := fakeclaude.ReadLog(log)
-	if err != nil && !os.IsNotExist(err) {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
 	var out []string
