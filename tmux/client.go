@@ -35,6 +35,9 @@ const (
 	// DefaultConnectTimeout bounds the wait for tmux to accept the
 	// attach. 5s.
 	DefaultConnectTimeout = 5 * time.Second
+	// DefaultReadPace is the least time between two reads of a control
+	// stream while output trickles in. 25ms.
+	DefaultReadPace = 25 * time.Millisecond
 )
 
 // ModeControl is what Mode returns while the control connection is used.
@@ -50,6 +53,10 @@ type ClientOptions struct {
 	PollInterval   time.Duration // see DefaultPollInterval
 	RetryControl   time.Duration // see DefaultRetryControl
 	ConnectTimeout time.Duration // see DefaultConnectTimeout (real time)
+	// ReadPace spaces the reads of the control stream (see pacedReader):
+	// output is seen up to this much later, in return for far fewer
+	// wake-ups. Default DefaultReadPace; negative reads as output comes.
+	ReadPace time.Duration
 
 	// Clock times backoff, polling and output arrival. Default real.
 	Clock clockwork.Clock
@@ -69,6 +76,9 @@ func (o ClientOptions) withDefaults() ClientOptions {
 	setDuration(&o.PollInterval, DefaultPollInterval)
 	setDuration(&o.RetryControl, DefaultRetryControl)
 	setDuration(&o.ConnectTimeout, DefaultConnectTimeout)
+	if o.ReadPace == 0 {
+		o.ReadPace = DefaultReadPace
+	}
 	if o.MaxFailures <= 0 {
 		o.MaxFailures = DefaultMaxFailures
 	}

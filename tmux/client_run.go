@@ -79,7 +79,7 @@ func (c *Client) serveOnce(ctx context.Context) (connected bool, up time.Duratio
 
 // connect starts a control client and waits for tmux to accept it.
 func (c *Client) connect(ctx context.Context) (*conn, error) {
-	cn, err := startConn(c.srv, c.session, c.opts.PauseAfter, c.handle)
+	cn, err := startConn(c.srv, c.session, c.opts.PauseAfter, c.opts.ReadPace, c.handle)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // conn is one `tmux -C` process attached to a session. Its reader
@@ -22,8 +24,8 @@ import (
 // %begin block), so pending is a FIFO.
 type conn struct {
 	cmd    *exec.Cmd
-	stdin  *os.File // our end of the client's stdin; writes have deadlines
-	stdout io.ReadCloser
+	stdin  *os.File     // our end of the client's stdin; writes have deadlines
+	stdout *os.File     // our end of the client's stdout, read by the reader only
 	stderr bytes.Buffer // what tmux said before leaving; read after done
 
 	writeMu sync.Mutex // orders writes, and so the FIFO
@@ -35,6 +37,9 @@ type conn struct {
 	ready chan struct{} // closed when the attach reply ended with %end
 	done  chan struct{} // closed when the reader returned and the process was reaped
 	err   error         // why the connection ended; read after done
+
+	pace time.Duration // see ClientOptions.ReadPace; 0 reads as output comes
+	kick chan struct{} // a command was written: end a paced wait
 }
 
 // pendingCommand is a command waiting for its reply.
@@ -50,6 +55,9 @@ type pendingCommand struct {
 // exitGrace is how long a client that closed its output gets to exit.
 const exitGrace = 2 * time.Second
 
+// readBuffer is the size of the control stream's read buffer.
+const readBuffer = 64 << 10
+
 // maxLine bounds one protocol line (an %output line of a very busy pane
 // is a few KiB; capture-pane replies are split into lines).
 const maxLine = 16 << 20
@@ -57,9 +65,9 @@ const maxLine = 16 << 20
 // startConn starts `tmux -C attach-session` for session on srv. The
 // handler runs on the reader goroutine for every event but replies to
 // this client's commands.
-func startConn(srv Server, session string, pauseAfter time.Duration, handle func(*conn, Event)) (*conn, error) {
+func startConn(srv Server, session string, pauseAfter, pace time.Duration, handle func(*conn, Event)) (*conn, error) {
 	cmd := controlCommand(srv, session, pauseAfter)
-	c := &conn{cmd: cmd, ready: make(chan struct{}), done: make(chan struct{})}
+	c := &conn{cmd: cmd, ready: make(chan struct{}), done: make(chan struct{}), pace: pace, kick: make(chan struct{}, 1)}
 	cmd.Stderr = &lockedWriter{mu: &c.mu, w: &c.stderr}
 	// A pipe of our own rather than StdinPipe: its write end takes
 	// deadlines, so a wedged client cannot block a command forever.
@@ -68,19 +76,22 @@ func startConn(srv Server, session string, pauseAfter time.Duration, handle func
 		return nil, fmt.Errorf("start tmux control client: %w", err)
 	}
 	cmd.Stdin = stdinR
-	if c.stdout, err = cmd.StdoutPipe(); err != nil {
+	// Not StdoutPipe either: see outputPipe.
+	stdoutR, stdoutW, err := outputPipe()
+	if err != nil {
 		closeAll(stdinR, stdinW)
 		return nil, fmt.Errorf("start tmux control client: %w", err)
 	}
+	cmd.Stdout = stdoutW
 	if err := cmd.Start(); err != nil {
-		closeAll(stdinR, stdinW)
+		closeAll(stdinR, stdinW, stdoutR, stdoutW)
 		if errors.Is(err, exec.ErrNotFound) {
 			err = ErrNotInstalled
 		}
 		return nil, fmt.Errorf("start tmux control client: %w", err)
 	}
-	closeAll(stdinR) // the child has its own copy
-	c.stdin = stdinW
+	closeAll(stdinR, stdoutW) // the child has its own copies
+	c.stdin, c.stdout = stdinW, stdoutR
 	go c.read(handle)
 	return c, nil
 }
@@ -127,6 +138,7 @@ func (c *conn) read(handle func(*conn, Event)) {
 	kill := time.AfterFunc(grace, func() { killClient(c.cmd) })
 	waitErr := c.cmd.Wait()
 	kill.Stop()
+	closeAll(c.stdout)
 	c.mu.Lock()
 	c.err = c.endError(err, waitErr)
 	for _, pc := range c.pending {
@@ -141,7 +153,16 @@ func (c *conn) read(handle func(*conn, Event)) {
 
 func (c *conn) readLoop(handle func(*conn, Event)) error {
 	var p Parser
-	r := bufio.NewReaderSize(c.stdout, 64<<10)
+	var src io.Reader = c.stdout
+	if c.pace > 0 {
+		// Real time: the pace is about the process's wake-ups, whatever
+		// clock the client's own timing runs on.
+		src = &pacedReader{
+			r: c.stdout, pace: c.pace, urgent: c.commandWaiting, kick: c.kick,
+			clock: clockwork.NewRealClock(), waiting: bytesWaiting(c.stdout),
+		}
+	}
+	r := bufio.NewReaderSize(src, readBuffer)
 	var long []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -167,6 +188,13 @@ func (c *conn) readLoop(handle func(*conn, Event)) error {
 		}
 		c.dispatch(ev, handle)
 	}
+}
+
+// commandWaiting says whether a command still waits for its reply.
+func (c *conn) commandWaiting() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending) > 0
 }
 
 // dispatch routes replies to their waiting commands and everything else to
@@ -261,6 +289,10 @@ func (c *conn) send(line string, pc pendingCommand) error {
 	}
 	c.pending = append(c.pending, pc)
 	c.mu.Unlock()
+	select {
+	case c.kick <- struct{}{}: // the reply should not wait out a pace
+	default:
+	}
 	// The deadline only fails where pipes are not pollable; the write
 	// then blocks until close kills the client.
 	_ = c.stdin.SetWriteDeadline(time.Now().Add(DefaultExecTimeout))
@@ -289,17 +321,33 @@ func (c *conn) command(ctx context.Context, line string, relay bool) (Reply, err
 	if err := c.send(line, pendingCommand{reply: reply, relay: relay}); err != nil {
 		return Reply{}, err
 	}
-	select {
-	case r, ok := <-reply:
-		if !ok {
-			<-c.done
-			return Reply{}, fmt.Errorf("wait for tmux reply: %w", c.err)
+	nudge := time.NewTicker(replyNudgeAfter)
+	defer nudge.Stop()
+	for {
+		select {
+		case r, ok := <-reply:
+			if !ok {
+				<-c.done
+				return Reply{}, fmt.Errorf("wait for tmux reply: %w", c.err)
+			}
+			return r, nil
+		case <-nudge.C:
+			// tmux 3.3 was seen, while a flood of output was queued, to
+			// hold a reply until the client's next command came: send
+			// one that changes nothing and whose reply is dropped.
+			_ = c.send(nudgeCommand, pendingCommand{})
+		case <-ctx.Done():
+			return Reply{}, fmt.Errorf("wait for tmux reply: %w", ctx.Err())
 		}
-		return r, nil
-	case <-ctx.Done():
-		return Reply{}, fmt.Errorf("wait for tmux reply: %w", ctx.Err())
 	}
 }
+
+// A command whose reply has not come after replyNudgeAfter gets a
+// nudgeCommand written after it (see command).
+const (
+	replyNudgeAfter = 500 * time.Millisecond
+	nudgeCommand    = "display-message -p codeman-nudge"
+)
 
 // close detaches: closing stdin makes tmux leave control mode. A client
 // that has not gone after closeGrace is killed.

@@ -20,9 +20,9 @@ const (
 	latencyConfirm = 2 * time.Second
 	latencyStep    = 100 * time.Millisecond // the smallest inter_step_delay allowed
 	maxLatencyP99  = 50 * time.Millisecond
-	// hookConfirm is respawn's fixed silence after a Stop hook
-	// (hookConfirmDelay); it replaces completion_confirm once Stop arrives.
-	hookConfirm = 3 * time.Second
+	// hookConfirm is the silence that confirms a Stop hook: respawn's
+	// hookConfirmDelay (3s) or completion_confirm, the shorter.
+	hookConfirm = min(3*time.Second, latencyConfirm)
 )
 
 // latencyConfig cycles with the update prompt alone: the path from a

@@ -30,7 +30,9 @@ func (r *rig) watchOutput(t *testing.T, ids []string) *outputWatch {
 		session := strings.TrimSpace(r.tmux.Tmux("display-message", "-p", "-t", id, "#{session_name}"))
 		c := w.clients[session]
 		if c == nil {
-			c = tmux.NewClient(srv, session, tmux.ClientOptions{})
+			// Unpaced: the stamps must be when output came, not when a
+			// paced reader got to it.
+			c = tmux.NewClient(srv, session, tmux.ClientOptions{ReadPace: -1})
 			if err := c.Start(context.Background()); err != nil {
 				t.Fatalf("watch the output of session %s: %v", session, err)
 			}
