@@ -8,7 +8,9 @@
 //   - Client, one `tmux -C attach-session -f ignore-size,pause-after=N`
 //     per watched session: per-pane output to subscribers, %pause answered
 //     with refresh-client -A, reconnects with backoff, and capture-pane
-//     polling when control mode keeps failing (Mode says which);
+//     polling when control mode keeps failing (Mode says which); the
+//     stream is read in shared 25 ms slots while output trickles in
+//     (pacedReader), which is most of what keeps a watching daemon cheap;
 //   - Server: version check, pane resolution (%3, work:1.0, work:1),
 //     listing panes with codeman's @codeman and @codeman-state options,
 //     and pane user options;
