@@ -45,8 +45,13 @@
 //   - screen rewrites "$VAR", "^X" and "\ooo" in -X arguments, file names
 //     included, so the private directories refuse a TMPDIR with $, ^ or \.
 //   - Windows are known by number, and screen gives a closed window's
-//     number to the next new one: a window closed and replaced between two
-//     polls is not noticed.
+//     number to the next new one. On Linux the poller also knows the
+//     window's program (WindowProcess: the screen process's child whose
+//     environment has WINDOW=N, with its start time) and stops when the
+//     number comes to run another one (ErrWindowReplaced). WINDOW is set
+//     when a program starts, so windows renumbered with `number` are not
+//     followed; elsewhere a window replaced between two polls is not
+//     noticed.
 //
 // This package imports respawn (for Terminal and Screen) and nothing else
 // of codeman; it must not import the daemon, the CLI, or the tmux and

@@ -2,6 +2,7 @@ package screen
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -36,6 +37,8 @@ type PollerOptions struct {
 	Clock clockwork.Clock
 	// Logger gets capture failures. Default discards.
 	Logger *slog.Logger
+	// Identify finds the program the window runs. Default WindowProcess.
+	Identify func(Window) (Process, bool)
 }
 
 func (o PollerOptions) withDefaults() PollerOptions {
@@ -47,6 +50,9 @@ func (o PollerOptions) withDefaults() PollerOptions {
 	}
 	if o.TempDir == "" {
 		o.TempDir = os.TempDir()
+	}
+	if o.Identify == nil {
+		o.Identify = WindowProcess
 	}
 	if o.Runner == nil {
 		o.Runner = ExecRunner{}
@@ -71,6 +77,7 @@ func (o PollerOptions) withDefaults() PollerOptions {
 //	ticker ─> screen -X hardcopy FILE ─> wait for FILE ─> compare bytes
 //	   unchanged: nothing more │ changed: decode changed rows ─> output to subscribers, snapshot
 //	no FILE ─> screen -Q number: window gone ─> Err, Done
+//	another program under the window's number (WindowProcess) ─> Err, Done
 //
 // Screen 4.x writes hardcopies without the high bits of each character;
 // the poller repairs what Claude Code draws (see decodeLegacyRow) and
@@ -100,6 +107,8 @@ type Poller struct {
 	out      []byte
 	failures int   // captures in a row that failed
 	closeErr error // from removing the hardcopy directory, for Close
+	proc     Process
+	procOK   bool // proc is the window's program, checked at every poll
 }
 
 type subscription struct {
@@ -163,11 +172,25 @@ func (p *Poller) setUp(ctx context.Context) error {
 	if p.cap, err = newCapturer(p.w, p.opts.Runner, p.opts.Clock, p.opts.CaptureTimeout, p.opts.TempDir); err != nil {
 		return err
 	}
+	p.proc, p.procOK = p.opts.Identify(p.w)
 	if _, err := p.poll(ctx); err != nil {
 		_ = p.cap.close() // the capture error is the one that matters
 		return err
 	}
 	return nil
+}
+
+// replaced reports a window whose number now belongs to another program:
+// its screen is no longer the one the controller watched.
+func (p *Poller) replaced() error {
+	if !p.procOK {
+		return nil
+	}
+	now, ok := p.opts.Identify(p.w)
+	if !ok || now == p.proc {
+		return nil // gone is for the capture to find out
+	}
+	return &ReplacedError{Window: p.w, Was: p.proc, Now: now}
 }
 
 // Close stops polling and returns once the poller's goroutine is gone and
@@ -189,7 +212,8 @@ func (p *Poller) Close() error {
 func (p *Poller) Done() <-chan struct{} { return p.done }
 
 // Err returns why polling stopped on its own: the window closed
-// (wrapping ErrNoWindow) or the session ended (ErrNoSession). It is nil
+// (wrapping ErrNoWindow), the session ended (ErrNoSession), or the window's
+// number now runs another program (ErrWindowReplaced). It is nil
 // while polling, and when Close or the end of Start's ctx stopped it.
 func (p *Poller) Err() error {
 	p.mu.Lock()
@@ -241,6 +265,16 @@ func (p *Poller) run(ctx context.Context) {
 		case <-ticker.Chan():
 		}
 		changed, err := p.poll(ctx)
+		if err == nil {
+			err = p.replaced() // before its output reaches anyone
+		}
+		if errors.Is(err, ErrWindowReplaced) {
+			p.mu.Lock()
+			p.err = err
+			p.mu.Unlock()
+			p.log.Info("stopped polling", logKeyReason, err)
+			return
+		}
 		if err != nil && ctx.Err() == nil {
 			if gone := p.onFailure(ctx, err); gone != nil {
 				p.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,12 +21,17 @@ type event struct {
 }
 
 // startPoller starts a poller on window 0 of f with a fake clock and
-// returns it with the channel its output arrives on.
-func startPoller(t *testing.T, f *fakeScreen) (*Poller, *clockwork.FakeClock, chan event) {
+// returns it with the channel its output arrives on. opts may change the
+// options first.
+func startPoller(t *testing.T, f *fakeScreen, opts ...func(*PollerOptions)) (*Poller, *clockwork.FakeClock, chan event) {
 	t.Helper()
 	clock := clockwork.NewFakeClock()
 	dir := t.TempDir()
-	p := NewPoller(Window{Session: f.session, Window: "0"}, PollerOptions{Runner: f, Clock: clock, TempDir: dir})
+	o := PollerOptions{Runner: f, Clock: clock, TempDir: dir}
+	for _, set := range opts {
+		set(&o)
+	}
+	p := NewPoller(Window{Session: f.session, Window: "0"}, o)
 	events := make(chan event, 16)
 	p.Subscribe(func(data []byte, at time.Time) { events <- event{string(data), at} })
 	if err := p.Start(context.Background()); err != nil {
@@ -176,6 +182,43 @@ func TestPoller_ClosedWindowStopsWithReason(t *testing.T) {
 	err := p.Err()
 	if !errors.Is(err, ErrNoWindow) || !strings.Contains(err.Error(), "window screen:77.work:0 closed") {
 		t.Errorf("Err() = %v, want the window's end", err)
+	}
+}
+
+// A window whose number now runs another program stops the poller before
+// the new program's screen reaches anyone.
+func TestPoller_ReplacedWindowStopsWithReason(t *testing.T) {
+	f := newFakeScreen("77.work")
+	f.addWindow("0", 80, "claude")
+	var mu sync.Mutex
+	proc := Process{PID: 100, Start: 5}
+	p, clock, events := startPoller(t, f, func(o *PollerOptions) {
+		o.Identify = func(w Window) (Process, bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			return proc, w.Window == "0"
+		}
+	})
+	f.setRows("0", "claude working")
+	tick(t, clock)
+	if e := nextEvent(t, events); !strings.Contains(e.data, "claude working") {
+		t.Fatalf("output %q", e.data)
+	}
+
+	f.setRows("0", "$ vim notes")
+	mu.Lock()
+	proc = Process{PID: 100, Start: 9} // the same PID, reused
+	mu.Unlock()
+	tick(t, clock)
+	waitDone(t, p)
+	err := p.Err()
+	if !errors.Is(err, ErrWindowReplaced) || !strings.Contains(err.Error(), "window screen:77.work:0 now runs another program") {
+		t.Errorf("Err() = %v, want the window replaced", err)
+	}
+	select {
+	case e := <-events:
+		t.Errorf("the new program's screen was delivered: %q", e.data)
+	default:
 	}
 }
 

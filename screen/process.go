@@ -1,0 +1,44 @@
+package screen
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ErrWindowReplaced: the window's number now belongs to another program.
+var ErrWindowReplaced = errors.New("screen window replaced")
+
+// Process identifies the program a window runs: screen reuses window
+// numbers, so a number alone cannot tell a closed window from a new one.
+type Process struct {
+	PID   int
+	Start uint64 // start time since boot, in clock ticks: PIDs are reused too
+}
+
+func (p Process) String() string { return "pid " + strconv.Itoa(p.PID) }
+
+// WindowProcess finds the process screen started for w: the child of the
+// session's screen process whose environment has WINDOW set to w's number.
+// ok is false where that cannot be known (not Linux, a session named
+// without its PID, a program that cleared its environment).
+func WindowProcess(w Window) (p Process, ok bool) {
+	server, err := strconv.Atoi(strings.SplitN(w.Session, ".", 2)[0])
+	if err != nil || server <= 0 {
+		return Process{}, false
+	}
+	return windowProcess(server, w.Window)
+}
+
+// ReplacedError says which program took over a window's number.
+type ReplacedError struct {
+	Window   Window
+	Was, Now Process
+}
+
+func (e *ReplacedError) Error() string {
+	return fmt.Sprintf("window %s now runs another program (%s, was %s)", e.Window.Address(), e.Now, e.Was)
+}
+
+func (e *ReplacedError) Unwrap() error { return ErrWindowReplaced }

@@ -1,0 +1,58 @@
+package screen_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/codeman-dev/codeman/screen"
+)
+
+// windowPID starts sh in window n, which writes its PID to a file and
+// then becomes sleep, and returns that PID.
+func windowPID(t *testing.T, s *testSession, n string) int {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "pid")
+	s.run("-X", "screen", n, "sh", "-c", "echo $$ > "+file+"; exec sleep 600")
+	var pid int
+	waitFor(t, "window "+n+" to start", func() bool {
+		b, err := os.ReadFile(file)
+		if err != nil || !strings.HasSuffix(string(b), "\n") {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil
+	})
+	return pid
+}
+
+// A window's program is found by its number, and a window that closes and
+// is opened again under the same number is told from the one before.
+func TestIntegration_WindowProcess(t *testing.T) {
+	s := startEcho(t)
+	w := s.window("3")
+	first := windowPID(t, s, "3")
+	was, ok := screen.WindowProcess(w)
+	if !ok || was.PID != first || was.Start == 0 {
+		t.Fatalf("WindowProcess = %+v, %t; want pid %d with a start time", was, ok, first)
+	}
+	if other, ok := screen.WindowProcess(s.window("0")); !ok || other.PID == first {
+		t.Fatalf("WindowProcess of window 0 = %+v, %t; want the echo program", other, ok)
+	}
+
+	s.run("-p", "3", "-X", "kill")
+	second := windowPID(t, s, "3")
+	now, ok := screen.WindowProcess(w)
+	if !ok || now.PID != second || now == was {
+		t.Fatalf("WindowProcess after the window was opened again = %+v, %t; want pid %d, not %+v", now, ok, second, was)
+	}
+
+	if _, ok := screen.WindowProcess(s.window("7")); ok {
+		t.Error("WindowProcess found a program for a window that does not exist")
+	}
+	if _, ok := screen.WindowProcess(screen.Window{Session: "work", Window: "0"}); ok {
+		t.Error("WindowProcess found a program for a session named without its PID")
+	}
+}
