@@ -101,6 +101,11 @@ func benchmarkFeed(b *testing.B, chunk int) {
 // 4 KiB chunks, the size of a busy tmux %output burst.
 func BenchmarkDetectorFeed(b *testing.B) { benchmarkFeed(b, 4096) }
 
+// BenchmarkDetectorFeedRedraws feeds 512-byte chunks, about what tmux
+// delivers per %output line for a redrawn status row (158-636 bytes in
+// the load harness).
+func BenchmarkDetectorFeedRedraws(b *testing.B) { benchmarkFeed(b, 512) }
+
 // BenchmarkDetectorFeedSmallChunks feeds 64-byte chunks, as a pane that
 // redraws only its spinner sends.
 func BenchmarkDetectorFeedSmallChunks(b *testing.B) { benchmarkFeed(b, 64) }
