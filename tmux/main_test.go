@@ -22,6 +22,7 @@ var programs = map[string]func(){
 	"print":   printProgram,
 	"flood":   floodProgram,
 	"linelen": lineLenProgram,
+	"stall":   stallingControlClient,
 }
 
 func TestMain(m *testing.M) {
@@ -141,3 +142,18 @@ const floodFor = 2 * time.Second
 
 // waitForever blocks on stdin until the pane goes away.
 func waitForever() { _, _ = io.Copy(io.Discard, os.Stdin) }
+
+// stallingControlClient plays `tmux -C attach-session` the way tmux 3.3
+// was seen to behave while a flood was queued: it accepts the attach, then
+// holds each command's reply until the next command line comes. A reply is
+// the command's last word.
+func stallingControlClient() {
+	os.Stdout.WriteString("%begin 1 1 0\n%end 1 1 0\n")
+	in := bufio.NewScanner(os.Stdin)
+	var held string
+	for n := 2; in.Scan(); n++ {
+		fmt.Print(held)
+		words := strings.Fields(in.Text())
+		held = fmt.Sprintf("%%begin 2 %d 1\n%s\n%%end 2 %d 1\n", n, words[len(words)-1], n)
+	}
+}
