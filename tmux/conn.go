@@ -38,7 +38,7 @@ type conn struct {
 	done  chan struct{} // closed when the reader returned and the process was reaped
 	err   error         // why the connection ended; read after done
 
-	pace time.Duration // see ClientOptions.ReadPace; 0 reads as output comes
+	pace time.Duration // see ClientOptions.ReadPace; 0 or less reads as output comes
 	kick chan struct{} // a command was written: end a paced wait
 }
 

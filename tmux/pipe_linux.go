@@ -7,7 +7,8 @@ import (
 )
 
 // bytesWaiting returns a function that says how many bytes the pipe f
-// holds (FIONREAD, which Linux names TIOCINQ), so a reader can tell whether a read would block.
+// holds (FIONREAD, which Linux names TIOCINQ), so a reader can tell
+// whether a read would block.
 func bytesWaiting(f *os.File) func() (int, bool) {
 	fd := int(f.Fd()) // a blocking pipe already: Fd changes nothing
 	return func() (int, bool) {
