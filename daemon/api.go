@@ -67,6 +67,9 @@ func (d *Daemon) handlePanes(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, err)
 		return
 	}
+	if r.URL.Query().Get("screen") == "now" {
+		st.Live = d.liveScreen(r.Context(), addr)
+	}
 	writeJSON(w, http.StatusOK, st)
 }
 

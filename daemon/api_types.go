@@ -27,6 +27,24 @@ type PaneStatus struct {
 	LastHookAt  time.Time      `json:"last_hook_at,omitzero"`
 	Checker     string         `json:"checker"` // AI checker availability
 	Status      respawn.Status `json:"status"`
+	// Live is the pane's screen read for this answer, when asked for
+	// (Client.Explain): the controller reads it only when it must decide.
+	Live *LiveScreen `json:"live,omitempty"`
+}
+
+// LiveScreen is what the screen patterns make of a pane's screen now.
+type LiveScreen struct {
+	At         time.Time `json:"at"`
+	Error      string    `json:"error,omitempty"` // why the screen could not be read
+	Working    bool      `json:"working"`
+	Completion bool      `json:"completion"`
+	PromptBox  bool      `json:"prompt_box"`
+	Input      string    `json:"input,omitempty"` // text in the prompt box
+	PlanMenu   bool      `json:"plan_menu"`
+	Question   bool      `json:"question"`
+	Permission bool      `json:"permission"`
+	Dialog     bool      `json:"dialog"`
+	Evidence   []string  `json:"evidence,omitempty"` // what the patterns matched
 }
 
 // Event is one line of the event stream.

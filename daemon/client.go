@@ -111,8 +111,17 @@ func (c *Client) Panes(ctx context.Context) ([]PaneStatus, error) {
 
 // Pane returns one pane with up to decisions of its decisions.
 func (c *Client) Pane(ctx context.Context, pane string, decisions int) (PaneStatus, error) {
+	return c.pane(ctx, pane, decisions, "")
+}
+
+// Explain is Pane with the pane's screen read now (PaneStatus.Live).
+func (c *Client) Explain(ctx context.Context, pane string, decisions int) (PaneStatus, error) {
+	return c.pane(ctx, pane, decisions, "&screen=now")
+}
+
+func (c *Client) pane(ctx context.Context, pane string, decisions int, extra string) (PaneStatus, error) {
 	var st PaneStatus
-	err := c.do(ctx, http.MethodGet, fmt.Sprintf("/v1/panes?pane=%s&decisions=%d", url.QueryEscape(pane), decisions), nil, &st)
+	err := c.do(ctx, http.MethodGet, fmt.Sprintf("/v1/panes?pane=%s&decisions=%d%s", url.QueryEscape(pane), decisions, extra), nil, &st)
 	return st, err
 }
 

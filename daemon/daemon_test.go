@@ -269,12 +269,16 @@ func TestDaemon_PlanAcceptedQuestionLeftAlone(t *testing.T) {
 		t.Fatalf("the question was answered or typed into: %q", got)
 	}
 	assertNothingWhileBusy(t, askLog)
-	st, err := r.client.Pane(context.Background(), askAddr, 50)
+	st, err := r.client.Explain(context.Background(), askAddr, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(st.Status.Evidence.Blocker, "a person must answer") {
 		t.Fatalf("blocker = %q", st.Status.Evidence.Blocker)
+	}
+	// explain reads the screen as it is now.
+	if l := st.Live; l == nil || l.Error != "" || !l.Question || l.Working || time.Since(l.At) > 10*time.Second {
+		t.Fatalf("live screen %+v, want the question read just now", l)
 	}
 }
 

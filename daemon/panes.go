@@ -23,6 +23,7 @@ type pane struct {
 	sets       []string
 	attachedAt time.Time
 	ctrl       *respawn.Controller
+	patterns   *respawn.Patterns // the controller's, to read a live screen with
 	backend    paneBackend
 
 	once sync.Once
@@ -34,6 +35,8 @@ type paneBackend interface {
 	mode() string
 	// command is the program running in the pane, when known.
 	command() string
+	// snapshot reads the pane's screen now, without the controller.
+	snapshot(ctx context.Context) (respawn.Screen, error)
 	// forget removes the pane's persisted enabled flag.
 	forget(ctx context.Context)
 	// close releases the pane's resources.
@@ -179,6 +182,38 @@ func (d *Daemon) Pane(addr string, decisions int) (PaneStatus, error) {
 		return PaneStatus{}, fmt.Errorf("%s: %w", addr, ErrNotControlled)
 	}
 	return d.status(p, decisions)
+}
+
+// liveScreenTimeout bounds the screen read of an explain.
+const liveScreenTimeout = 3 * time.Second
+
+// liveScreen reads the pane's screen now and classifies it with the
+// controller's patterns, leaving the controller alone.
+func (d *Daemon) liveScreen(ctx context.Context, addr string) *LiveScreen {
+	d.mu.Lock()
+	p := d.panes[addr]
+	d.mu.Unlock()
+	if p == nil {
+		return &LiveScreen{At: time.Now(), Error: addr + ": " + ErrNotControlled.Error()}
+	}
+	ctx, cancel := context.WithTimeout(ctx, liveScreenTimeout)
+	defer cancel()
+	s, err := p.backend.snapshot(ctx)
+	if err != nil {
+		return &LiveScreen{At: time.Now(), Error: err.Error()}
+	}
+	if s.At.IsZero() {
+		s.At = time.Now()
+	}
+	pat := p.patterns
+	if pat == nil {
+		pat = respawn.DefaultPatterns()
+	}
+	f := pat.Classify(s)
+	return &LiveScreen{
+		At: s.At, Working: f.Working, Completion: f.Completion, PromptBox: f.PromptBox, Input: f.Input,
+		PlanMenu: f.PlanMenu, Question: f.Question, Permission: f.Permission, Dialog: f.Dialog, Evidence: f.Evidence,
+	}
 }
 
 func (d *Daemon) status(p *pane, decisions int) (PaneStatus, error) {

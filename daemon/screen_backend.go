@@ -45,7 +45,7 @@ func (b *screenBackend) attach(ctx context.Context, req AttachRequest, file *res
 		Clock: b.d.opts.Clock, Logger: b.d.log,
 	})
 	sp.unsub = poller.Subscribe(func(data []byte, _ time.Time) { ctrl.Output(data) })
-	p := &pane{addr: w.Address(), target: fmt.Sprintf("screen %s:%s", w.Session, w.Window), ctrl: ctrl, backend: sp}
+	p := &pane{addr: w.Address(), target: fmt.Sprintf("screen %s:%s", w.Session, w.Window), ctrl: ctrl, patterns: pat, backend: sp}
 	b.d.wg.Add(1)
 	go b.watch(p, poller)
 	return p, nil
@@ -72,6 +72,16 @@ func (p *screenPane) mode() string {
 }
 
 func (p *screenPane) command() string { return "" }
+
+// snapshot returns the poller's newest hardcopy, at most a poll interval
+// old: a hardcopy of its own would race the poller's.
+func (p *screenPane) snapshot(context.Context) (respawn.Screen, error) {
+	s, ok := p.poller.Snapshot()
+	if !ok {
+		return respawn.Screen{}, fmt.Errorf("no hardcopy of %s yet", p.w.Address())
+	}
+	return s, nil
+}
 
 func (p *screenPane) forget(context.Context) {
 	p.b.mu.Lock()

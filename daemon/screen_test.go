@@ -52,6 +52,10 @@ func TestDaemon_ScreenWindow(t *testing.T) {
 	want := []string{respawn.DefaultUpdatePrompt, "/clear", "/init"}
 	r.waitFor("a full cycle through screen", 90*time.Second, func() bool { return hasPrefix(submits(t, log), want) })
 	assertNothingWhileBusy(t, log)
+	st, err := r.client.Explain(context.Background(), addr, 0)
+	if err != nil || st.Live == nil || st.Live.Error != "" || !st.Live.PromptBox {
+		t.Fatalf("explain's live screen %+v, %v; want the prompt box from the newest hardcopy", st.Live, err)
+	}
 
 	// A restarted daemon adopts the window from the state file.
 	r.stopDaemon()

@@ -46,6 +46,7 @@ type tmuxPane struct {
 	key     string
 	unsub   func()
 	state   *tmux.StateWriter
+	term    *tmux.PaneTerminal
 	current atomic.Value // string: pane_current_command
 }
 
@@ -81,9 +82,9 @@ func (b *tmuxBackend) attach(ctx context.Context, req AttachRequest, file *respa
 	// Commands go over the session's control connection: a tmux process
 	// per command costs 3 ms each on the path to the first key.
 	pause, retries := sendTiming(file.Tmux)
-	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{SendPause: pause, EnterRetries: retries, Runner: client})
+	tp.term = tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{SendPause: pause, EnterRetries: retries, Runner: client})
 	ctrl := respawn.NewController(respawn.ControllerOptions{
-		Pane: info.Address(), Config: cfg, Patterns: pat, Terminal: term, Checker: b.d.checker, CheckerDown: b.d.checkerMsg,
+		Pane: info.Address(), Config: cfg, Patterns: pat, Terminal: tp.term, Checker: b.d.checker, CheckerDown: b.d.checkerMsg,
 		Clock: b.d.opts.Clock, Logger: b.d.log, OnStatus: tp.state.Set,
 	})
 	tp.unsub = client.Subscribe(id, func(data []byte, _ time.Time) { ctrl.Output(data) })
@@ -91,7 +92,7 @@ func (b *tmuxBackend) attach(ctx context.Context, req AttachRequest, file *respa
 	if err := b.rememberServer(info.Server.Socket); err != nil {
 		b.d.log.Warn("tmux server not remembered; adoption after a restart may miss it", "socket", info.Server.Socket, "err", err)
 	}
-	return &pane{addr: info.Address(), target: info.Target() + " (" + info.ID + ")", ctrl: ctrl, backend: tp}, nil
+	return &pane{addr: info.Address(), target: info.Target() + " (" + info.ID + ")", ctrl: ctrl, patterns: pat, backend: tp}, nil
 }
 
 // acquire returns the session's control client, starting it when needed.
@@ -126,6 +127,10 @@ func (b *tmuxBackend) releaseSession(key string) {
 	delete(b.sessions, key)
 	b.mu.Unlock()
 	s.client.Close()
+}
+
+func (p *tmuxPane) snapshot(ctx context.Context) (respawn.Screen, error) {
+	return p.term.Snapshot(ctx)
 }
 
 func (p *tmuxPane) mode() string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -23,7 +24,7 @@ func explainCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			st, err := client.Pane(c.Context, addr, 30)
+			st, err := client.Explain(c.Context, addr, 30)
 			if err != nil {
 				return err
 			}
@@ -57,6 +58,7 @@ func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
 	for _, e := range ev.Screen {
 		fmt.Fprintf(w, "                   %s\n", clip(e, 100))
 	}
+	printLiveScreen(w, p.Live, now)
 	if ev.Blocker != "" {
 		fmt.Fprintf(w, "  blocked          %s\n", ev.Blocker)
 	}
@@ -84,6 +86,39 @@ func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
 		fmt.Fprintf(w, "  %s  %s\n", d.At.Local().Format("15:04:05"), d)
 	}
 	return nil
+}
+
+// printLiveScreen shows the screen as it is now, which may differ from the
+// one the controller last read: it reads the screen only to decide.
+func printLiveScreen(w io.Writer, l *daemon.LiveScreen, now time.Time) {
+	switch {
+	case l == nil:
+		return
+	case l.Error != "":
+		fmt.Fprintf(w, "  screen now       unreadable: %s\n", l.Error)
+		return
+	}
+	var also []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{l.Completion, "completion line"}, {l.Question, "question"}, {l.Permission, "permission prompt"}, {l.Dialog, "dialog"}} {
+		if f.on {
+			also = append(also, f.name)
+		}
+	}
+	if l.Input != "" {
+		also = append(also, fmt.Sprintf("input %q", clip(l.Input, 40)))
+	}
+	extra := ""
+	if len(also) > 0 {
+		extra = "; " + strings.Join(also, ", ")
+	}
+	fmt.Fprintf(w, "  screen now       read %s ago: working=%t prompt box=%t plan menu=%t%s\n",
+		max(now.Sub(l.At), 0).Round(100*time.Millisecond), l.Working, l.PromptBox, l.PlanMenu, extra)
+	for _, e := range l.Evidence {
+		fmt.Fprintf(w, "                   %s\n", clip(e, 100))
+	}
 }
 
 func gate(enabled bool, disabled, why string, until, now time.Time) string {

@@ -53,3 +53,35 @@ func TestPrintExplain(t *testing.T) {
 		}
 	}
 }
+
+// explain shows the screen as it is now beside the one the controller
+// last read, and says when it could not read it.
+func TestPrintExplain_LiveScreen(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	p := samplePane(now)
+	p.Live = &daemon.LiveScreen{
+		At: now.Add(-200 * time.Millisecond), PromptBox: true, Permission: true,
+		Evidence: []string{"permission_prompt: Do you want to proceed?"},
+	}
+	var b bytes.Buffer
+	if err := printExplain(&b, p, now); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"screen now       read 200ms ago: working=false prompt box=true plan menu=false; permission prompt",
+		"permission_prompt: Do you want to proceed?",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("explain lacks %q:\n%s", want, b.String())
+		}
+	}
+
+	p.Live = &daemon.LiveScreen{At: now, Error: "no hardcopy of screen:1.w:0 yet"}
+	b.Reset()
+	if err := printExplain(&b, p, now); err != nil {
+		t.Fatal(err)
+	}
+	if want := "screen now       unreadable: no hardcopy of screen:1.w:0 yet"; !strings.Contains(b.String(), want) {
+		t.Errorf("explain lacks %q:\n%s", want, b.String())
+	}
+}
