@@ -13,7 +13,9 @@ import (
 // process, then each child's environment and start time.
 func windowProcess(server int, window string) (Process, bool) {
 	lists, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", server))
-	want := []byte("WINDOW=" + window + "\x00")
+	// WINDOW=N as the first variable, or after another one's NUL.
+	first := []byte("WINDOW=" + window + "\x00")
+	later := append([]byte{0}, first...)
 	for _, list := range lists {
 		b, err := os.ReadFile(list)
 		if err != nil {
@@ -25,7 +27,7 @@ func windowProcess(server int, window string) (Process, bool) {
 				continue
 			}
 			env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-			if err != nil || !bytes.HasPrefix(env, want) && !bytes.Contains(env, append([]byte{0}, want...)) {
+			if err != nil || !bytes.HasPrefix(env, first) && !bytes.Contains(env, later) {
 				continue
 			}
 			if start, ok := startTime(pid); ok {

@@ -54,10 +54,7 @@ func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
 	if ev.Tokens >= 0 {
 		fmt.Fprintf(w, "  tokens           %d, unchanged for %s\n", ev.Tokens, ev.TokensStable.Round(time.Second))
 	}
-	fmt.Fprintf(w, "  screen           read %s ago: working=%t prompt box=%t plan menu=%t\n", ev.ScreenAge.Round(100*time.Millisecond), ev.Working, ev.PromptBox, ev.PlanMenu)
-	for _, e := range ev.Screen {
-		fmt.Fprintf(w, "                   %s\n", clip(e, 100))
-	}
+	printScreen(w, "screen", ev.ScreenAge, ev.Working, ev.PromptBox, ev.PlanMenu, "", ev.Screen)
 	printLiveScreen(w, p.Live, now)
 	if ev.Blocker != "" {
 		fmt.Fprintf(w, "  blocked          %s\n", ev.Blocker)
@@ -114,9 +111,14 @@ func printLiveScreen(w io.Writer, l *daemon.LiveScreen, now time.Time) {
 	if len(also) > 0 {
 		extra = "; " + strings.Join(also, ", ")
 	}
-	fmt.Fprintf(w, "  screen now       read %s ago: working=%t prompt box=%t plan menu=%t%s\n",
-		max(now.Sub(l.At), 0).Round(100*time.Millisecond), l.Working, l.PromptBox, l.PlanMenu, extra)
-	for _, e := range l.Evidence {
+	printScreen(w, "screen now", max(now.Sub(l.At), 0), l.Working, l.PromptBox, l.PlanMenu, extra, l.Evidence)
+}
+
+// printScreen prints what the screen patterns made of a screen read age ago.
+func printScreen(w io.Writer, label string, age time.Duration, working, box, plan bool, extra string, evidence []string) {
+	fmt.Fprintf(w, "  %-16s read %s ago: working=%t prompt box=%t plan menu=%t%s\n",
+		label, age.Round(100*time.Millisecond), working, box, plan, extra)
+	for _, e := range evidence {
 		fmt.Fprintf(w, "                   %s\n", clip(e, 100))
 	}
 }
