@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -88,27 +90,82 @@ type settingsFile struct {
 
 func readSettings(path string) (*settingsFile, error) {
 	sf := &settingsFile{path: path, target: path}
-	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		if sf.target, err = filepath.EvalSymlinks(path); err != nil {
-			return nil, fmt.Errorf("resolve settings link: %w", err)
-		}
-	}
-	data, err := os.ReadFile(sf.target)
+	info, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return sf, nil
 	case err != nil:
 		return nil, fmt.Errorf("read settings: %w", err)
 	}
-	info, err := os.Stat(sf.target)
-	if err != nil {
-		return nil, fmt.Errorf("read settings: %w", err)
+	if info.Mode()&fs.ModeSymlink != 0 {
+		if sf.target, err = filepath.EvalSymlinks(path); err != nil {
+			return nil, fmt.Errorf("resolve settings link: %w", err)
+		}
+	}
+	data, info, err := readRegular(sf.target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return sf, nil
+	case err != nil:
+		where := path
+		if sf.target != path {
+			where += " -> " + sf.target
+		}
+		return nil, fmt.Errorf("read settings %s: %w", where, err)
 	}
 	sf.data, sf.exists, sf.mode = data, true, info.Mode().Perm()
 	if err := checkSyntax(path, data); err != nil {
 		return nil, fmt.Errorf("read settings: %w", err)
 	}
 	return sf, nil
+}
+
+// readRegular reads a regular file, refusing anything else before opening
+// it: opening a FIFO for reading blocks until a writer comes, and opening a
+// device can have effects of its own. The open is non-blocking and checked
+// again on the descriptor, in case the path changed in between.
+func readRegular(path string) ([]byte, fs.FileInfo, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, notRegular(info.Mode())
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, notRegular(info.Mode())
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, info, nil
+}
+
+// notRegular says what a file is instead of a regular one.
+func notRegular(mode fs.FileMode) error {
+	kind := "special file"
+	switch mode.Type() {
+	case fs.ModeDir:
+		kind = "directory"
+	case fs.ModeNamedPipe:
+		kind = "FIFO"
+	case fs.ModeSocket:
+		kind = "socket"
+	case fs.ModeDevice:
+		kind = "block device"
+	case fs.ModeDevice | fs.ModeCharDevice:
+		kind = "character device"
+	}
+	return fmt.Errorf("not a regular file but a %s", kind)
 }
 
 // backupPath is where the previous content is kept, beside the settings.
