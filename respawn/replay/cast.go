@@ -3,10 +3,17 @@
 // whose clock follows the recording, and what the controller would have
 // typed is recorded instead of typed. It owns the cast format and the
 // emulator; it must not import tmux, screen, hooks or the daemon.
+//
+// Recordings are shared in bug reports, so Read trusts none of the sizes
+// in one: a screen over 1000 columns or rows or half a million cells, a
+// line over 16 MiB, more than 2 Mi events or 256 MiB of event data, a
+// marker over 4 MiB or an event more than a week in is refused with an
+// error naming the file and line.
 package replay
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,36 +47,49 @@ type Cast struct {
 	Events []Event
 }
 
-// maxLine bounds one line of a cast (16 MiB).
-const maxLine = 16 << 20
-
-// Read parses an asciicast v2 recording; errors name the line.
+// Read parses an asciicast v2 recording; errors name the line. A
+// recording over the reader's limits (sizes, counts, lengths; see limits)
+// is refused before it is held in memory.
 func Read(r io.Reader, name string) (*Cast, error) {
+	return read(r, name, defaultLimits)
+}
+
+func read(r io.Reader, name string, lim limits) (*Cast, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLine)
+	sc.Buffer(make([]byte, 0, min(64<<10, lim.line)), lim.line)
 	c := &Cast{Name: name}
 	line := 0
+	var data int64
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
 			continue
 		}
 		if line == 1 {
-			if err := json.Unmarshal([]byte(text), &c.Header); err != nil {
+			if len(text) > lim.header {
+				return nil, fmt.Errorf("%s:1: header of %d bytes is over the limit of %d", name, len(text), lim.header)
+			}
+			if err := json.Unmarshal(text, &c.Header); err != nil {
 				return nil, fmt.Errorf("%s:1: header: %w", name, err)
 			}
-			if c.Header.Version != 2 {
-				return nil, fmt.Errorf("%s:1: asciicast version %d, want 2", name, c.Header.Version)
-			}
-			if c.Header.Width <= 0 || c.Header.Height <= 0 {
-				return nil, fmt.Errorf("%s:1: header needs a positive width and height", name)
+			if err := lim.checkHeader(c.Header); err != nil {
+				return nil, fmt.Errorf("%s:1: %w", name, err)
 			}
 			continue
 		}
+		if len(c.Events) == lim.events {
+			return nil, fmt.Errorf("%s:%d: more than %d events", name, line, lim.events)
+		}
 		ev, err := parseEvent(text)
+		if err == nil {
+			err = lim.checkEvent(ev)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if data += int64(len(ev.Data)); data > lim.data {
+			return nil, fmt.Errorf("%s:%d: event data passes the limit of %d bytes", name, line, lim.data)
 		}
 		if n := len(c.Events); n > 0 && ev.Time < c.Events[n-1].Time {
 			return nil, fmt.Errorf("%s:%d: time %.6f goes back (previous %.6f)", name, line, ev.Time, c.Events[n-1].Time)
@@ -77,7 +97,9 @@ func Read(r io.Reader, name string) (*Cast, error) {
 		ev.Line = line
 		c.Events = append(c.Events, ev)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line is longer than the limit of %d bytes", name, line+1, lim.line)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
 	if line == 0 {
@@ -86,13 +108,22 @@ func Read(r io.Reader, name string) (*Cast, error) {
 	return c, nil
 }
 
-func parseEvent(text string) (Event, error) {
-	var raw []json.RawMessage
-	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+func parseEvent(text []byte) (Event, error) {
+	// An array holds no more than four fields, however many the line has:
+	// the fourth only tells that there are too many.
+	var raw [4]json.RawMessage
+	if err := json.Unmarshal(text, &raw); err != nil {
 		return Event{}, fmt.Errorf("event: %w", err)
 	}
-	if len(raw) != 3 {
-		return Event{}, fmt.Errorf("event has %d fields, want [time, kind, data]", len(raw))
+	if raw[3] != nil {
+		return Event{}, errors.New("event has more than 3 fields, want [time, kind, data]")
+	}
+	if raw[2] == nil {
+		n := 0
+		for n < 2 && raw[n] != nil {
+			n++
+		}
+		return Event{}, fmt.Errorf("event has %d fields, want [time, kind, data]", n)
 	}
 	var ev Event
 	if err := json.Unmarshal(raw[0], &ev.Time); err != nil {
@@ -101,16 +132,25 @@ func parseEvent(text string) (Event, error) {
 	if ev.Time < 0 {
 		return Event{}, errors.New("event time is negative")
 	}
-	if err := json.Unmarshal(raw[1], &ev.Kind); err != nil {
+	var kind string
+	if err := json.Unmarshal(raw[1], &kind); err != nil {
 		return Event{}, fmt.Errorf("event kind: %w", err)
+	}
+	// The constants share one string each instead of one per event.
+	switch kind {
+	case "o":
+		ev.Kind = "o"
+	case "i":
+		ev.Kind = "i"
+	case "m":
+		ev.Kind = "m"
+	case "r":
+		ev.Kind = "r"
+	default:
+		return Event{}, fmt.Errorf("unknown event kind %.40q", kind)
 	}
 	if err := json.Unmarshal(raw[2], &ev.Data); err != nil {
 		return Event{}, fmt.Errorf("event data: %w", err)
-	}
-	switch ev.Kind {
-	case "o", "i", "m", "r":
-	default:
-		return Event{}, fmt.Errorf("unknown event kind %q", ev.Kind)
 	}
 	return ev, nil
 }

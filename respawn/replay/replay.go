@@ -69,8 +69,12 @@ type run struct {
 }
 
 // Run replays c and returns the controller's timeline. AI checks are off:
-// there is no session to ask.
+// there is no session to ask. A cast that Read would refuse, for its size
+// or its events' times, is refused here too.
 func Run(c *Cast, opts Options) ([]Entry, error) {
+	if err := defaultLimits.checkHeader(c.Header); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
+	}
 	cfg := opts.Config
 	cfg.AIIdleCheck.Enabled = false
 	cfg.AIPlanCheck.Enabled = false
@@ -89,6 +93,9 @@ func Run(c *Cast, opts Options) ([]Entry, error) {
 		now:   start,
 	}
 	defer r.emu.Close()
+	// Only the screen is read: a scrollback would hold thousands of lines
+	// of cells for nothing.
+	r.emu.SetScrollbackSize(1)
 	// The emulator answers terminal queries on its input side; nothing
 	// reads them here, so drain them or its writes would block.
 	go io.Copy(io.Discard, r.emu)
@@ -99,8 +106,12 @@ func Run(c *Cast, opts Options) ([]Entry, error) {
 		if r.done {
 			break
 		}
-		r.advance(start.Add(seconds(ev.Time)))
-		if err := r.apply(ev); err != nil {
+		err := defaultLimits.checkEvent(ev)
+		if err == nil {
+			r.advance(start.Add(seconds(ev.Time)))
+			err = r.apply(ev)
+		}
+		if err != nil {
 			return r.timeline, fmt.Errorf("%s:%d: %w", c.Name, ev.Line, err)
 		}
 	}
@@ -116,9 +127,9 @@ func (r *run) apply(ev Event) error {
 		r.emu.WriteString(ev.Data)
 		r.core.Output(r.now, []byte(ev.Data))
 	case "r":
-		var w, h int
-		if _, err := fmt.Sscanf(ev.Data, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 {
-			return fmt.Errorf("resize %q: want COLSxROWS", ev.Data)
+		w, h, err := defaultLimits.resize(ev.Data)
+		if err != nil {
+			return err
 		}
 		r.emu.Resize(w, h)
 	case "m":
