@@ -21,6 +21,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("GET /v1/panes", d.afterAdoption(d.handlePanes))
 	mux.HandleFunc("POST /v1/panes", d.afterAdoption(d.handleAttach))
 	mux.HandleFunc("DELETE /v1/panes", d.afterAdoption(d.handleDetach))
+	mux.HandleFunc("POST /v1/panes/toggle", d.afterAdoption(d.handleToggle))
 	mux.HandleFunc("GET /v1/events", d.afterAdoption(d.handleEvents))
 	return mux
 }
@@ -41,9 +42,12 @@ func (d *Daemon) afterAdoption(h http.HandlerFunc) http.HandlerFunc {
 
 func (d *Daemon) handleHealth(w http.ResponseWriter, r *http.Request) {
 	d.mu.Lock()
-	n := len(d.panes)
+	n, failed := len(d.panes), len(d.failed)
 	d.mu.Unlock()
-	writeJSON(w, http.StatusOK, Health{PID: os.Getpid(), Version: d.opts.Version, Panes: n})
+	writeJSON(w, http.StatusOK, Health{
+		PID: os.Getpid(), Version: d.opts.Version, Socket: d.opts.Paths.Socket, Owner: d.me.String(),
+		Panes: n, Controllers: int(d.controllers.Load()), NotAdopted: failed,
+	})
 }
 
 // handlePanes lists every pane, or one with ?pane=ADDR (and ?decisions=N).
@@ -64,11 +68,11 @@ func (d *Daemon) handlePanes(w http.ResponseWriter, r *http.Request) {
 	}
 	st, err := d.Pane(addr, n)
 	if err != nil {
-		writeError(w, http.StatusNotFound, err)
+		writeError(w, errorCode(err), err)
 		return
 	}
-	if r.URL.Query().Get("screen") == "now" {
-		st.Live = d.liveScreen(r.Context(), addr)
+	if r.URL.Query().Get("screen") == "now" && st.Problem == "" {
+		st.Live = d.liveScreen(r.Context(), st.Pane)
 	}
 	writeJSON(w, http.StatusOK, st)
 }
@@ -81,16 +85,42 @@ func (d *Daemon) handleAttach(w http.ResponseWriter, r *http.Request) {
 	}
 	st, err := d.Attach(r.Context(), req)
 	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, err)
+		writeError(w, errorCode(err), err)
 		return
 	}
 	writeJSON(w, http.StatusOK, st)
 }
 
+func (d *Daemon) handleToggle(w http.ResponseWriter, r *http.Request) {
+	var req AttachRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	res, err := d.Toggle(r.Context(), req)
+	if err != nil {
+		writeError(w, errorCode(err), err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// errorCode is the HTTP status of an error, which the client turns back
+// into the error a caller can test for (Client.do).
+func errorCode(err error) int {
+	switch {
+	case errors.Is(err, ErrNotControlled):
+		return http.StatusNotFound
+	case errors.Is(err, ErrNotOwner):
+		return http.StatusConflict
+	}
+	return http.StatusUnprocessableEntity
+}
+
 func (d *Daemon) handleDetach(w http.ResponseWriter, r *http.Request) {
 	addr := r.URL.Query().Get("pane")
 	if err := d.Detach(r.Context(), addr, "detached by request"); err != nil {
-		writeError(w, http.StatusNotFound, err)
+		writeError(w, errorCode(err), err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -13,7 +13,9 @@ type AttachRequest struct {
 	Sets    []string `json:"sets,omitempty"`    // key=value overrides
 }
 
-// PaneStatus is one controlled pane, as status and explain show it.
+// PaneStatus is one enabled pane, as status and explain show it: a
+// controlled one, or one the daemon could not adopt (Problem says why;
+// Status is then empty).
 type PaneStatus struct {
 	Pane        string         `json:"pane"`    // canonical address
 	Target      string         `json:"target"`  // what a person calls it: work:1.0 (%3), screen 123.work:0
@@ -27,6 +29,10 @@ type PaneStatus struct {
 	LastHookAt  time.Time      `json:"last_hook_at,omitzero"`
 	Checker     string         `json:"checker"` // AI checker availability
 	Status      respawn.Status `json:"status"`
+	// Problem says why an enabled pane is not controlled: a bad config or
+	// --set value, another daemon owns it, its window runs another program.
+	Problem   string    `json:"problem,omitempty"`
+	ProblemAt time.Time `json:"problem_at,omitzero"`
 	// Live is the pane's screen read for this answer, when asked for
 	// (Client.Explain): the controller reads it only when it must decide.
 	Live *LiveScreen `json:"live,omitempty"`
@@ -56,11 +62,22 @@ type Event struct {
 	Decision *respawn.Decision `json:"decision,omitempty"`
 }
 
+// ToggleResult is the answer of POST /v1/panes/toggle.
+type ToggleResult struct {
+	Pane   string      `json:"pane"`             // canonical address
+	On     bool        `json:"on"`               // respawn is on now
+	Status *PaneStatus `json:"status,omitempty"` // when On
+}
+
 // Health is the answer of GET /v1/health.
 type Health struct {
-	PID     int    `json:"pid"`
-	Version string `json:"version"`
-	Panes   int    `json:"panes"`
+	PID         int    `json:"pid"`
+	Version     string `json:"version"`
+	Socket      string `json:"socket"`
+	Owner       string `json:"owner"`       // what the daemon writes into the panes it owns
+	Panes       int    `json:"panes"`       // panes controlled
+	Controllers int    `json:"controllers"` // controller loops running; equal to Panes but for a moment
+	NotAdopted  int    `json:"not_adopted"` // enabled panes not controlled
 }
 
 // apiError is the body of every error response.

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -20,8 +21,40 @@ import (
 // ErrNotRunning means no daemon answers on the socket.
 var ErrNotRunning = errors.New("codeman daemon is not running")
 
-// startTimeout bounds how long a client waits for a daemon it started.
-const startTimeout = 10 * time.Second
+// Client deadlines: the CLI never hangs on the daemon.
+const (
+	// startTimeout bounds how long a client waits for a daemon it started.
+	startTimeout = 10 * time.Second
+	// requestTimeout bounds each request that has no deadline of its own.
+	// An attach waits for the daemon's adoption and the pane's backend.
+	requestTimeout = 30 * time.Second
+	// headerTimeout bounds the wait for the answer to an event stream.
+	headerTimeout = 30 * time.Second
+)
+
+// ReadyFDEnv names the descriptor on which a daemon started by Connect
+// says whether it listens: "ready" or "error: ..." and a newline.
+const ReadyFDEnv = "CODEMAN_READY_FD"
+
+// APIError is an error the daemon answered with. It matches
+// ErrNotControlled and ErrNotOwner by its status code, so callers test
+// with errors.Is, never by text.
+type APIError struct {
+	Code    int
+	Message string
+}
+
+func (e *APIError) Error() string { return e.Message }
+
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrNotControlled:
+		return e.Code == http.StatusNotFound
+	case ErrNotOwner:
+		return e.Code == http.StatusConflict
+	}
+	return false
+}
 
 // Client talks to the daemon over its unix socket.
 type Client struct {
@@ -34,53 +67,111 @@ func NewClient(socket string) *Client {
 		var d net.Dialer
 		return d.DialContext(ctx, "unix", socket)
 	}
-	return &Client{http: &http.Client{Transport: &http.Transport{DialContext: dial}}}
+	return &Client{http: &http.Client{Transport: &http.Transport{DialContext: dial, ResponseHeaderTimeout: headerTimeout}}}
 }
 
-// Connect returns a client for a running daemon, starting one detached
-// (exe daemon) when none answers and exe is not empty.
+// Connect returns a client for the user's running daemon, starting one
+// detached (exe daemon) when none answers and exe is not empty. A daemon
+// of the user listening on another socket (started from an environment
+// with another runtime dir) is found through the user lock.
 func Connect(ctx context.Context, paths Paths, exe string) (*Client, error) {
-	c := NewClient(paths.Socket)
-	if _, err := c.Health(ctx); err == nil {
-		return c, nil
-	} else if !errors.Is(err, ErrNotRunning) || exe == "" {
-		return nil, err
+	c, err := find(ctx, paths)
+	if err == nil || !errors.Is(err, ErrNotRunning) || exe == "" {
+		return c, err
 	}
-	if err := StartDetached(exe, paths); err != nil {
+	ready, err := StartDetached(exe, paths)
+	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	for {
-		if _, err := c.Health(ctx); err == nil {
+	if err := waitReady(ctx, ready); err != nil && !errors.Is(err, ErrRunning) {
+		return nil, fmt.Errorf("start daemon: %w; see %s", err, paths.Log)
+	}
+	// Ready, or another client's daemon won the lock: it answers soon.
+	for wait := 2 * time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		if c, err := find(ctx, paths); err == nil {
 			return c, nil
 		}
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("start daemon: no answer on %s within %s; see %s", paths.Socket, startTimeout, paths.Log)
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(wait):
 		}
 	}
 }
 
+// find returns a client of the daemon that answers on the socket, or on
+// the socket the user lock names.
+func find(ctx context.Context, paths Paths) (*Client, error) {
+	c := NewClient(paths.Socket)
+	_, err := c.Health(ctx)
+	if err == nil || !errors.Is(err, ErrNotRunning) {
+		return c, err
+	}
+	if info, ok := findRunning(paths.UserLock); ok && info.Socket != paths.Socket {
+		other := NewClient(info.Socket)
+		if _, err := other.Health(ctx); err == nil {
+			return other, nil
+		}
+	}
+	return nil, err
+}
+
+// waitReady reads the started daemon's word on the ready pipe.
+func waitReady(ctx context.Context, ready *os.File) error {
+	defer ready.Close()
+	got := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(ready, 64<<10))
+		got <- string(b)
+	}()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case word := <-got:
+		switch msg, isErr := strings.CutPrefix(strings.TrimSpace(word), "error: "); {
+		case word == "ready\n":
+			return nil
+		case isErr && strings.Contains(msg, ErrRunning.Error()):
+			return fmt.Errorf("%w: %s", ErrRunning, msg)
+		case isErr:
+			return errors.New(msg)
+		}
+		return errors.New("the daemon exited before it listened")
+	}
+}
+
 // StartDetached starts `exe daemon` in its own session, with its output
-// appended to the daemon log, and does not wait for it.
-func StartDetached(exe string, paths Paths) error {
+// appended to the daemon log, and does not wait for it. The daemon says on
+// the returned pipe whether it listens (ReadyFDEnv); the caller closes it.
+func StartDetached(exe string, paths Paths) (*os.File, error) {
 	if err := os.MkdirAll(paths.State, 0o700); err != nil {
-		return fmt.Errorf("create state dir: %w", err)
+		return nil, fmt.Errorf("create state dir: %w", err)
 	}
 	log, err := os.OpenFile(paths.Log, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("open daemon log: %w", err)
+		return nil, fmt.Errorf("open daemon log: %w", err)
 	}
 	defer log.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start daemon: %w", err)
+	}
+	defer w.Close()
 	cmd := exec.Command(exe, "daemon")
 	cmd.Stdout, cmd.Stderr = log, log
+	cmd.ExtraFiles = []*os.File{w} // descriptor 3
+	cmd.Env = append(os.Environ(), ReadyFDEnv+"=3")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start daemon: %w", err)
+		r.Close()
+		return nil, fmt.Errorf("start daemon: %w", err)
 	}
-	return cmd.Process.Release()
+	// Reap it when it exits early, so the ready pipe's EOF is the only
+	// word a failed start leaves.
+	go cmd.Wait()
+	return r, nil
 }
 
 // Health asks whether the daemon runs.
@@ -95,6 +186,14 @@ func (c *Client) Attach(ctx context.Context, req AttachRequest) (PaneStatus, err
 	var st PaneStatus
 	err := c.do(ctx, http.MethodPost, "/v1/panes", req, &st)
 	return st, err
+}
+
+// Toggle enables a pane that is off and disables one that is on, in one
+// request.
+func (c *Client) Toggle(ctx context.Context, req AttachRequest) (ToggleResult, error) {
+	var res ToggleResult
+	err := c.do(ctx, http.MethodPost, "/v1/panes/toggle", req, &res)
+	return res, err
 }
 
 // Detach disables a pane.
@@ -163,6 +262,11 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		}
 		body = bytes.NewReader(b)
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+	}
 	req, err := http.NewRequestWithContext(ctx, method, "http://codeman"+path, body)
 	if err != nil {
 		return err
@@ -174,10 +278,10 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	defer resp.Body.Close()
 	if resp.StatusCode >= 300 {
 		var e apiError
-		if json.NewDecoder(resp.Body).Decode(&e) == nil && e.Error != "" {
-			return errors.New(e.Error)
+		if json.NewDecoder(resp.Body).Decode(&e) != nil || e.Error == "" {
+			e.Error = "daemon answered " + resp.Status
 		}
-		return fmt.Errorf("daemon answered %s", resp.Status)
+		return &APIError{Code: resp.StatusCode, Message: e.Error}
 	}
 	if out == nil {
 		return nil

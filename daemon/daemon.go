@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -37,6 +38,10 @@ type Options struct {
 	Clock      clockwork.Clock     // nil: real; controllers time with it
 	Liveness   time.Duration       // default DefaultLiveness
 	Checker    respawn.Checker     // nil: claude -p through aicheck
+	// Ready, when set, is called once: with nil when the daemon listens,
+	// or with the error that stopped it before. The CLI tells the process
+	// that started it through a pipe, so a failed start is reported at once.
+	Ready func(error)
 }
 
 // Daemon hosts the controllers of one user.
@@ -53,10 +58,15 @@ type Daemon struct {
 	// are attached: until then a pane list would be wrong, not just short.
 	adopted chan struct{}
 
-	mu    sync.Mutex
-	panes map[string]*pane
-	tmux  *tmuxBackend
-	scr   *screenBackend
+	me          owner // what this daemon writes into the panes it owns
+	backends    []backend
+	tmux        *tmuxBackend
+	locks       *addrLocks
+	controllers atomic.Int64 // controller loops running
+
+	mu     sync.Mutex
+	panes  map[string]*pane
+	failed map[string]*failedPane
 
 	ctx context.Context
 	wg  sync.WaitGroup
@@ -76,28 +86,29 @@ func New(opts Options) *Daemon {
 	if opts.Liveness == 0 {
 		opts.Liveness = DefaultLiveness
 	}
-	d := &Daemon{opts: opts, log: opts.Logger, hub: newHub(), panes: make(map[string]*pane), adopted: make(chan struct{})}
+	d := &Daemon{
+		opts: opts, log: opts.Logger, hub: newHub(), me: newOwner(), locks: newAddrLocks(),
+		panes: make(map[string]*pane), failed: make(map[string]*failedPane), adopted: make(chan struct{}),
+	}
 	d.tmux = newTmuxBackend(d)
-	d.scr = newScreenBackend(d)
+	d.backends = []backend{d.tmux, newScreenBackend(d)}
 	return d
 }
 
-// Run serves until ctx ends: it takes the lock, listens on the socket,
+// Run serves until ctx ends: it takes the locks, listens on the socket,
 // adopts the panes enabled before, and stops every controller on the way
-// out. A second daemon gets ErrRunning.
+// out. A second daemon of the user gets ErrRunning.
 func (d *Daemon) Run(ctx context.Context) error {
-	lockFile, err := lock(d.opts.Paths.Lock)
+	ln, unlock, err := d.start()
+	if d.opts.Ready != nil {
+		d.opts.Ready(err)
+	}
 	if err != nil {
 		return err
 	}
-	defer lockFile.Close()
-	if err := os.MkdirAll(d.opts.Paths.State, 0o700); err != nil {
-		return fmt.Errorf("create state dir: %w", err)
-	}
-	ln, err := listen(d.opts.Paths.Socket)
-	if err != nil {
-		return err
-	}
+	defer unlock()
+	running.Store(d.me.nonce, true)
+	defer running.Delete(d.me.nonce)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	d.ctx = ctx
@@ -112,9 +123,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 			cancel()
 		}
 	}()
-	d.log.Info("daemon started", "pid", os.Getpid(), "socket", d.opts.Paths.Socket, "version", d.opts.Version)
+	d.log.Info("daemon started", "pid", os.Getpid(), "socket", d.opts.Paths.Socket, "version", d.opts.Version, "owner", d.me.String())
 	d.adopt(ctx)
 	close(d.adopted)
+	d.watchConfig(ctx)
 	// After adoption, so markers left while no daemon ran find their panes.
 	watcher := hooks.NewWatcher(d.opts.Paths.Spool, d, hooks.WatcherOptions{Logger: d.log})
 	if err := watcher.Start(ctx); err != nil {
@@ -138,6 +150,30 @@ func (d *Daemon) Run(ctx context.Context) error {
 	os.Remove(d.opts.Paths.Socket)
 	d.log.Info("daemon stopped")
 	return nil
+}
+
+// start takes the user's daemon lock and the runtime dir's, and listens on
+// the socket. unlock drops the locks.
+func (d *Daemon) start() (net.Listener, func(), error) {
+	if err := os.MkdirAll(d.opts.Paths.State, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("create state dir: %w", err)
+	}
+	userLock, err := lockUser(d.opts.Paths.UserLock, d.opts.Paths.Socket)
+	if err != nil {
+		return nil, nil, err
+	}
+	lockFile, err := lock(d.opts.Paths.Lock)
+	if err != nil {
+		userLock.Close()
+		return nil, nil, err
+	}
+	ln, err := listen(d.opts.Paths.Socket)
+	if err != nil {
+		lockFile.Close()
+		userLock.Close()
+		return nil, nil, err
+	}
+	return ln, func() { lockFile.Close(); userLock.Close() }, nil
 }
 
 // listen opens the API socket, removing a stale one only if it really is
@@ -213,26 +249,20 @@ func (d *Daemon) config(profile string, sets []string) (*respawn.File, respawn.C
 }
 
 // RouteHook hands a hook signal to the pane's controller (hooks.Router).
+// The hook names its pane as the environment spelled it; the controller
+// is found by the canonical address.
 func (d *Daemon) RouteHook(addr string, h respawn.Hook) bool {
-	d.mu.Lock()
-	p := d.panes[addr]
-	d.mu.Unlock()
+	p := d.lookup(addr)
+	if p == nil {
+		if _, c, err := d.backendFor(addr); err == nil {
+			p = d.lookup(c)
+		}
+	}
 	if p == nil {
 		return false
 	}
 	p.ctrl.Hook(h)
 	return true
-}
-
-// adopt attaches every pane that was enabled before this daemon started.
-func (d *Daemon) adopt(ctx context.Context) {
-	for _, req := range append(d.tmux.enabledPanes(ctx), d.scr.enabledWindows()...) {
-		if _, err := d.Attach(ctx, req); err != nil {
-			d.log.Warn("pane not adopted", "pane", req.Pane, "err", err)
-			continue
-		}
-		d.log.Info("pane adopted", "pane", req.Pane, "profile", req.Profile)
-	}
 }
 
 func (d *Daemon) stopAll() {
@@ -243,9 +273,11 @@ func (d *Daemon) stopAll() {
 	}
 	d.mu.Unlock()
 	for _, p := range panes {
-		d.release(p, "daemon stopping", false)
+		d.end(p, "daemon stopping", false)
 	}
-	d.tmux.close()
+	for _, b := range d.backends {
+		b.close()
+	}
 }
 
 func (d *Daemon) hookWatcher() *hooks.Watcher {

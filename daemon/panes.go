@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/codeman-dev/codeman/respawn"
@@ -15,7 +14,12 @@ import (
 // ErrNotControlled means no controller runs for the pane.
 var ErrNotControlled = errors.New("pane is not controlled by codeman")
 
-// pane is one controlled pane and what its backend set up for it.
+// releaseTimeout bounds the backend work of ending a pane (tmux options,
+// the screen state file) when no request's context bounds it.
+const releaseTimeout = 5 * time.Second
+
+// pane is one controlled pane and what its backend set up for it. Its
+// fields change only under the address lock of addr.
 type pane struct {
 	addr       string
 	target     string
@@ -25,74 +29,148 @@ type pane struct {
 	ctrl       *respawn.Controller
 	patterns   *respawn.Patterns // the controller's, to read a live screen with
 	backend    paneBackend
-
-	once sync.Once
+	unsub      func()
+	released   bool
 }
 
-// paneBackend is what a multiplexer backend keeps for one pane.
-type paneBackend interface {
-	// mode says how output is read.
-	mode() string
-	// command is the program running in the pane, when known.
-	command() string
-	// snapshot reads the pane's screen now, without the controller.
-	snapshot(ctx context.Context) (respawn.Screen, error)
-	// forget removes the pane's persisted enabled flag.
-	forget(ctx context.Context)
-	// close releases the pane's resources.
-	close()
-}
-
-// Attach enables respawn on a pane, or updates the profile and settings of
-// a pane already controlled.
+// Attach enables respawn on a pane, or changes the profile and settings of
+// a pane already controlled. It is all or nothing: on an error the pane is
+// as it was.
 func (d *Daemon) Attach(ctx context.Context, req AttachRequest) (PaneStatus, error) {
+	b, addr, err := d.backendFor(req.Pane)
+	if err != nil {
+		return PaneStatus{}, err
+	}
+	unlock, err := d.locks.lock(ctx, addr)
+	if err != nil {
+		return PaneStatus{}, fmt.Errorf("attach %s: %w", addr, err)
+	}
+	defer unlock()
+	req.Pane = addr
+	return d.attachLocked(ctx, b, req, false)
+}
+
+// Toggle detaches a pane that is enabled (controlled, or enabled but not
+// controlled) and attaches one that is not, as one step: two toggles at
+// once end on and off, never on twice.
+func (d *Daemon) Toggle(ctx context.Context, req AttachRequest) (ToggleResult, error) {
+	b, addr, err := d.backendFor(req.Pane)
+	if err != nil {
+		return ToggleResult{}, err
+	}
+	unlock, err := d.locks.lock(ctx, addr)
+	if err != nil {
+		return ToggleResult{}, fmt.Errorf("toggle %s: %w", addr, err)
+	}
+	defer unlock()
+	if d.detachLocked(ctx, b, addr, "toggled off") {
+		return ToggleResult{Pane: addr}, nil
+	}
+	req.Pane = addr
+	st, err := d.attachLocked(ctx, b, req, false)
+	if err != nil {
+		return ToggleResult{}, err
+	}
+	return ToggleResult{Pane: addr, On: true, Status: &st}, nil
+}
+
+// Detach disables respawn on a pane and forgets it, whether a controller
+// runs for it or its adoption failed.
+func (d *Daemon) Detach(ctx context.Context, addr, reason string) error {
+	b, addr, err := d.backendFor(addr)
+	if err != nil {
+		return err
+	}
+	unlock, err := d.locks.lock(ctx, addr)
+	if err != nil {
+		return fmt.Errorf("detach %s: %w", addr, err)
+	}
+	defer unlock()
+	if !d.detachLocked(ctx, b, addr, reason) {
+		return fmt.Errorf("detach %s: %w", addr, ErrNotControlled)
+	}
+	return nil
+}
+
+// detachLocked ends the pane's controller or its failed adoption and
+// reports whether there was either.
+func (d *Daemon) detachLocked(ctx context.Context, b backend, addr, reason string) bool {
+	if p := d.lookup(addr); p != nil {
+		d.releaseLocked(p, reason, true)
+		return true
+	}
+	d.mu.Lock()
+	_, failed := d.failed[addr]
+	delete(d.failed, addr)
+	d.mu.Unlock()
+	if failed {
+		b.forget(ctx, addr)
+		d.hub.publish(Event{At: time.Now(), Pane: addr, Kind: "detach", Reason: reason})
+	}
+	return failed
+}
+
+// attachLocked is Attach under the address lock; req.Pane is canonical.
+func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest, adopting bool) (PaneStatus, error) {
 	file, cfg, pat, err := d.config(req.Profile, req.Sets)
 	if err != nil {
 		return PaneStatus{}, err
 	}
-	d.mu.Lock()
-	existing := d.panes[req.Pane]
-	d.mu.Unlock()
-	if existing != nil {
-		if err := existing.ctrl.SetConfig(cfg); err != nil {
-			return PaneStatus{}, err
-		}
-		existing.profile, existing.sets = req.Profile, req.Sets
-		if err := d.persist(ctx, existing); err != nil {
-			return PaneStatus{}, err
-		}
-		return d.status(existing, 1)
+	if p := d.lookup(req.Pane); p != nil {
+		return d.reconfigure(ctx, p, req, cfg)
 	}
-	var p *pane
-	switch {
-	case strings.HasPrefix(req.Pane, "tmux:"):
-		p, err = d.tmux.attach(ctx, req, file, cfg, pat)
-	case strings.HasPrefix(req.Pane, "screen:"):
-		p, err = d.scr.attach(ctx, req, file, cfg, pat)
-	default:
-		err = fmt.Errorf("attach %q: not a pane address (tmux:SOCKET:%%ID or screen:SESSION:WINDOW)", req.Pane)
-	}
+	o, err := b.open(ctx, req.Pane, file, adopting)
 	if err != nil {
 		return PaneStatus{}, err
 	}
-	p.profile, p.sets, p.attachedAt = req.Profile, req.Sets, time.Now()
-	d.mu.Lock()
-	d.panes[p.addr] = p
-	d.mu.Unlock()
-	if err := d.persist(ctx, p); err != nil {
-		d.release(p, "persist failed", false)
+	if err := o.backend.claim(ctx, d.me); err != nil {
+		o.backend.close()
 		return PaneStatus{}, err
 	}
-	decisions, cancel := p.ctrl.Subscribe()
-	p.ctrl.Start(d.ctx)
+	if err := o.backend.persist(ctx, req.Profile, req.Sets); err != nil {
+		o.backend.unclaim(ctx)
+		o.backend.close()
+		return PaneStatus{}, err
+	}
+	p := &pane{addr: req.Pane, target: o.target, profile: req.Profile, sets: req.Sets, attachedAt: time.Now(), patterns: pat, backend: o.backend}
+	p.ctrl = respawn.NewController(respawn.ControllerOptions{
+		Pane: p.addr, Config: cfg, Patterns: pat, Terminal: &ownedTerminal{Terminal: o.term, d: d, p: p},
+		Checker: d.checker, CheckerDown: d.checkerMsg, Clock: d.opts.Clock, Logger: d.log, OnStatus: o.onStatus,
+	})
+	ctrl := p.ctrl
+	p.unsub = o.subscribe(func(data []byte, _ time.Time) { ctrl.Output(data) })
+	d.mu.Lock()
+	d.panes[p.addr] = p
+	delete(d.failed, p.addr)
+	d.mu.Unlock()
+	decisions, cancel := ctrl.Subscribe()
+	ctrl.Start(d.ctx)
+	d.controllers.Add(1)
 	d.hub.publish(Event{At: time.Now(), Pane: p.addr, Kind: "attach", Reason: "profile " + profileName(req.Profile)})
 	d.wg.Add(1)
 	go d.follow(p, decisions, cancel)
 	return d.status(p, 1)
 }
 
-// follow forwards a pane's decisions to the event stream and cleans up
-// when its controller ends on its own (duration reached).
+// reconfigure gives a controlled pane a new profile and settings: first
+// persisted, then handed to the controller, the record put back when the
+// controller refuses them.
+func (d *Daemon) reconfigure(ctx context.Context, p *pane, req AttachRequest, cfg respawn.Config) (PaneStatus, error) {
+	if err := p.backend.persist(ctx, req.Profile, req.Sets); err != nil {
+		return PaneStatus{}, err
+	}
+	if err := p.ctrl.SetConfig(cfg); err != nil {
+		if undo := p.backend.persist(ctx, p.profile, p.sets); undo != nil {
+			d.log.Warn("pane settings not restored", "pane", p.addr, "err", undo)
+		}
+		return PaneStatus{}, err
+	}
+	p.profile, p.sets = req.Profile, req.Sets
+	return d.status(p, 1)
+}
+
+// follow forwards a pane's decisions to the event stream and ends the pane
+// when its controller stops on its own (duration reached).
 func (d *Daemon) follow(p *pane, decisions <-chan respawn.Decision, cancel func()) {
 	defer d.wg.Done()
 	defer cancel()
@@ -101,69 +179,111 @@ func (d *Daemon) follow(p *pane, decisions <-chan respawn.Decision, cancel func(
 		case dec := <-decisions:
 			d.hub.publish(Event{At: dec.At, Pane: p.addr, Kind: "decision", Decision: &dec})
 		case <-p.ctrl.Done():
-			d.mu.Lock()
-			current := d.panes[p.addr] == p
-			d.mu.Unlock()
-			if current && d.ctx.Err() == nil {
-				d.release(p, "controller ended", true)
+			d.controllers.Add(-1)
+			if d.ctx.Err() == nil {
+				d.end(p, "controller ended", true)
 			}
 			return
 		}
 	}
 }
 
-// Detach disables respawn on a pane and forgets it.
-func (d *Daemon) Detach(ctx context.Context, addr, reason string) error {
+// end releases p from outside a request (its pane closed, its controller
+// stopped, another daemon owns it), unless something released it first.
+func (d *Daemon) end(p *pane, reason string, forget bool) {
+	unlock, _ := d.locks.lock(context.Background(), p.addr) // Background: never fails
+	defer unlock()
+	d.releaseLocked(p, reason, forget)
+}
+
+// releaseLocked stops a pane's controller and frees its backend; forget
+// also removes the persisted flag so the next daemon does not adopt it.
+// The caller holds p's address lock.
+func (d *Daemon) releaseLocked(p *pane, reason string, forget bool) {
+	if p.released {
+		return
+	}
+	p.released = true
 	d.mu.Lock()
-	p := d.panes[addr]
+	if d.panes[p.addr] == p {
+		delete(d.panes, p.addr)
+	}
 	d.mu.Unlock()
-	if p == nil {
-		return fmt.Errorf("detach %s: %w", addr, ErrNotControlled)
+	p.ctrl.Stop()
+	p.unsub()
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	if forget {
+		p.backend.forget(ctx)
+	} else {
+		p.backend.unclaim(ctx)
 	}
-	d.release(p, reason, true)
+	cancel()
+	p.backend.close()
+	d.log.Info("pane released", "pane", p.addr, "reason", reason)
+	d.hub.publish(Event{At: time.Now(), Pane: p.addr, Kind: "detach", Reason: reason})
+}
+
+// lookup returns the pane controlled at addr, or nil.
+func (d *Daemon) lookup(addr string) *pane {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.panes[addr]
+}
+
+// current reports whether p is still the pane controlled at its address.
+func (d *Daemon) current(p *pane) bool { return d.lookup(p.addr) == p }
+
+// ownedTerminal lets a controller's keys out only while its pane is still
+// the daemon's: the pane is current and its owner record names this
+// daemon. A pane found owned by someone else, or by nobody (a new server
+// behind the same socket, a pane that closed), is released.
+type ownedTerminal struct {
+	respawn.Terminal
+	d *Daemon
+	p *pane
+}
+
+func (t *ownedTerminal) Submit(ctx context.Context, text string) error {
+	if err := t.check(ctx); err != nil {
+		return err
+	}
+	return t.Terminal.Submit(ctx, text)
+}
+
+func (t *ownedTerminal) Press(ctx context.Context, key respawn.Key) error {
+	if err := t.check(ctx); err != nil {
+		return err
+	}
+	return t.Terminal.Press(ctx, key)
+}
+
+func (t *ownedTerminal) check(ctx context.Context) error {
+	if !t.d.current(t.p) {
+		return fmt.Errorf("send to %s: %w: it was released", t.p.addr, ErrNotOwner)
+	}
+	err := t.p.backend.owned(ctx)
+	if errors.Is(err, ErrNotOwner) {
+		go t.d.end(t.p, err.Error(), false)
+	}
+	if err != nil {
+		return fmt.Errorf("send to %s: %w", t.p.addr, err)
+	}
 	return nil
 }
 
-// release stops a pane's controller and frees its backend; forget also
-// removes the persisted flag so the next daemon does not adopt it.
-func (d *Daemon) release(p *pane, reason string, forget bool) {
-	p.once.Do(func() {
-		d.mu.Lock()
-		if d.panes[p.addr] == p {
-			delete(d.panes, p.addr)
-		}
-		d.mu.Unlock()
-		p.ctrl.Stop()
-		if forget {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			p.backend.forget(ctx)
-			cancel()
-		}
-		p.backend.close()
-		d.log.Info("pane released", "pane", p.addr, "reason", reason)
-		d.hub.publish(Event{At: time.Now(), Pane: p.addr, Kind: "detach", Reason: reason})
-	})
-}
-
-func (d *Daemon) persist(ctx context.Context, p *pane) error {
-	switch {
-	case strings.HasPrefix(p.addr, "tmux:"):
-		return d.tmux.persist(ctx, p)
-	case strings.HasPrefix(p.addr, "screen:"):
-		return d.scr.persist(p)
-	}
-	return nil
-}
-
-// Panes returns the status of every controlled pane, sorted by address.
+// Panes returns the status of every enabled pane, controlled or not,
+// sorted by address.
 func (d *Daemon) Panes(decisions int) []PaneStatus {
 	d.mu.Lock()
 	panes := make([]*pane, 0, len(d.panes))
 	for _, p := range d.panes {
 		panes = append(panes, p)
 	}
+	out := make([]PaneStatus, 0, len(panes)+len(d.failed))
+	for _, f := range d.failed {
+		out = append(out, f.status())
+	}
 	d.mu.Unlock()
-	out := make([]PaneStatus, 0, len(panes))
 	for _, p := range panes {
 		if st, err := d.status(p, decisions); err == nil {
 			out = append(out, st)
@@ -175,13 +295,19 @@ func (d *Daemon) Panes(decisions int) []PaneStatus {
 
 // Pane returns one pane's status with up to decisions of its decisions.
 func (d *Daemon) Pane(addr string, decisions int) (PaneStatus, error) {
-	d.mu.Lock()
-	p := d.panes[addr]
-	d.mu.Unlock()
-	if p == nil {
-		return PaneStatus{}, fmt.Errorf("%s: %w", addr, ErrNotControlled)
+	if _, c, err := d.backendFor(addr); err == nil {
+		addr = c
 	}
-	return d.status(p, decisions)
+	d.mu.Lock()
+	p, f := d.panes[addr], d.failed[addr]
+	d.mu.Unlock()
+	switch {
+	case p != nil:
+		return d.status(p, decisions)
+	case f != nil:
+		return f.status(), nil
+	}
+	return PaneStatus{}, fmt.Errorf("%s: %w", addr, ErrNotControlled)
 }
 
 // liveScreenTimeout bounds the screen read of an explain.
@@ -190,9 +316,7 @@ const liveScreenTimeout = 3 * time.Second
 // liveScreen reads the pane's screen now and classifies it with the
 // controller's patterns, leaving the controller alone.
 func (d *Daemon) liveScreen(ctx context.Context, addr string) *LiveScreen {
-	d.mu.Lock()
-	p := d.panes[addr]
-	d.mu.Unlock()
+	p := d.lookup(addr)
 	if p == nil {
 		return &LiveScreen{At: time.Now(), Error: addr + ": " + ErrNotControlled.Error()}
 	}

@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/codeman-dev/codeman/hooks"
 )
@@ -11,7 +13,9 @@ import (
 type Paths struct {
 	Runtime     string // private runtime dir (0700): socket, lock, hook spool
 	Socket      string // the API's unix socket
-	Lock        string // held while a daemon runs
+	Lock        string // held while a daemon runs on Socket
+	UserLock    string // held while a daemon of the user runs on this host, whatever its runtime dir
+	Claims      string // screen windows' owner locks; one dir per user, whatever the environment
 	Spool       string // hook markers
 	State       string // $XDG_STATE_HOME/codeman
 	Log         string // daemon.log
@@ -31,10 +35,17 @@ func DefaultPaths(env func(string) string) (Paths, error) {
 		return Paths{}, fmt.Errorf("spool dir: %w", err)
 	}
 	state := stateDir(env)
+	claims, err := claimsDir()
+	if err != nil {
+		return Paths{}, err
+	}
+	host, _ := os.Hostname()
 	return Paths{
 		Runtime:     rt,
 		Socket:      filepath.Join(rt, "daemon.sock"),
 		Lock:        filepath.Join(rt, "daemon.lock"),
+		UserLock:    filepath.Join(state, "daemon-"+safeName(host)+".lock"),
+		Claims:      claims,
 		Spool:       spool,
 		State:       state,
 		Log:         filepath.Join(state, "daemon.log"),
@@ -49,4 +60,28 @@ func stateDir(env func(string) string) string {
 		return filepath.Join(d, "codeman")
 	}
 	return filepath.Join(env("HOME"), ".local", "state", "codeman")
+}
+
+// claimsDir is the private dir of the user's pane claims. It is the
+// runtime dir codeman uses without XDG_RUNTIME_DIR and TMPDIR
+// (/tmp/codeman-UID), so that every daemon of the user finds the same one.
+func claimsDir() (string, error) {
+	rt, err := hooks.RuntimeDir(func(string) string { return "" })
+	if err != nil {
+		return "", fmt.Errorf("claims dir: %w", err)
+	}
+	return filepath.Join(rt, "claims"), nil
+}
+
+// safeName keeps a host name fit for a file name.
+func safeName(s string) string {
+	if s == "" {
+		return "localhost"
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == 0 {
+			return '_'
+		}
+		return r
+	}, s)
 }

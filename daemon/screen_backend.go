@@ -2,12 +2,30 @@ package daemon
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
+)
+
+// What adoption makes of a screen window enabled before.
+var (
+	// errReplaced: the window's number now runs another program. It is
+	// never adopted, and listed as not controlled.
+	errReplaced = screen.ErrWindowReplaced
+	// errGone: the session is there but the window is not. It is
+	// forgotten. A session not found is not gone: the daemon may look in
+	// another SCREENDIR than the session's.
+	errGone = screen.ErrNoWindow
 )
 
 // screenBackend runs one hardcopy poller per GNU screen window and keeps
@@ -22,47 +40,82 @@ type screenPane struct {
 	b        *screenBackend
 	w        screen.Window
 	poller   *screen.Poller
-	unsub    func()
 	interval time.Duration
+	proc     *screen.Process // the window's program when attached, where known
+	claimed  *os.File        // the window's claim lock, while this daemon owns it
 }
 
 func newScreenBackend(d *Daemon) *screenBackend { return &screenBackend{d: d} }
 
-func (b *screenBackend) attach(ctx context.Context, req AttachRequest, file *respawn.File, cfg respawn.Config, pat *respawn.Patterns) (*pane, error) {
-	w, err := screen.ParseAddress(req.Pane)
+func (b *screenBackend) prefix() string { return "screen:" }
+
+func (b *screenBackend) canonical(addr string) (string, error) {
+	w, err := screen.ParseAddress(addr)
+	if err != nil {
+		return "", err
+	}
+	return w.Address(), nil
+}
+
+func (b *screenBackend) open(ctx context.Context, addr string, file *respawn.File, adopting bool) (*opened, error) {
+	w, err := screen.ParseAddress(addr)
 	if err != nil {
 		return nil, err
+	}
+	var proc *screen.Process
+	if p, ok := screen.WindowProcess(w); ok {
+		proc = &p
+	}
+	if adopting {
+		if err := b.sameProgram(w, proc); err != nil {
+			return nil, err
+		}
 	}
 	poller := screen.NewPoller(w, screen.PollerOptions{PollInterval: file.Screen.PollInterval, Logger: b.d.log})
 	if err := poller.Start(b.d.ctx); err != nil {
 		return nil, err
 	}
-	sp := &screenPane{b: b, w: w, poller: poller, interval: file.Screen.PollInterval}
+	sp := &screenPane{b: b, w: w, poller: poller, interval: file.Screen.PollInterval, proc: proc}
 	pause, retries := sendTiming(file.Tmux)
-	term := screen.NewWindowTerminal(w, screen.TerminalOptions{SendPause: pause, EnterRetries: retries})
-	ctrl := respawn.NewController(respawn.ControllerOptions{
-		Pane: w.Address(), Config: cfg, Patterns: pat, Terminal: term, Checker: b.d.checker, CheckerDown: b.d.checkerMsg,
-		Clock: b.d.opts.Clock, Logger: b.d.log,
-	})
-	sp.unsub = poller.Subscribe(func(data []byte, _ time.Time) { ctrl.Output(data) })
-	p := &pane{addr: w.Address(), target: fmt.Sprintf("screen %s:%s", w.Session, w.Window), ctrl: ctrl, patterns: pat, backend: sp}
 	b.d.wg.Add(1)
-	go b.watch(p, poller)
-	return p, nil
+	go b.watch(addr, poller)
+	return &opened{
+		target:    fmt.Sprintf("screen %s:%s", w.Session, w.Window),
+		term:      screen.NewWindowTerminal(w, screen.TerminalOptions{SendPause: pause, EnterRetries: retries}),
+		subscribe: poller.Subscribe,
+		backend:   sp,
+	}, nil
+}
+
+// sameProgram refuses a window whose number now runs another program than
+// the one recorded when it was enabled.
+func (b *screenBackend) sameProgram(w screen.Window, now *screen.Process) error {
+	state, err := screen.LoadState(b.d.opts.Paths.ScreenState)
+	if err != nil {
+		return err
+	}
+	rec, ok := state.Find(w.Address())
+	if !ok || rec.Process == nil || now == nil || *rec.Process == *now {
+		return nil
+	}
+	return &screen.ReplacedError{Window: w, Was: *rec.Process, Now: *now}
 }
 
 // watch ends the controller when the window closes or its session ends.
-func (b *screenBackend) watch(p *pane, poller *screen.Poller) {
+func (b *screenBackend) watch(addr string, poller *screen.Poller) {
 	defer b.d.wg.Done()
 	select {
 	case <-b.d.ctx.Done():
 	case <-poller.Done():
-		if b.d.ctx.Err() == nil {
-			reason := "screen window gone"
-			if err := poller.Err(); err != nil {
-				reason = err.Error()
-			}
-			b.d.release(p, reason, true)
+		if b.d.ctx.Err() != nil {
+			return
+		}
+		reason := "screen window gone"
+		if err := poller.Err(); err != nil {
+			reason = err.Error()
+		}
+		if p := b.d.lookup(addr); p != nil && p.backend.(*screenPane).poller == poller {
+			b.d.end(p, reason, true)
 		}
 	}
 }
@@ -83,29 +136,68 @@ func (p *screenPane) snapshot(context.Context) (respawn.Screen, error) {
 	return s, nil
 }
 
-func (p *screenPane) forget(context.Context) {
-	p.b.mu.Lock()
-	defer p.b.mu.Unlock()
-	path := p.b.d.opts.Paths.ScreenState
-	state, err := screen.LoadState(path)
+// claim takes the window's claim lock: a flock on a file named after the
+// window in the user's claims dir, which every daemon of the user finds
+// whatever its environment. The kernel drops it when the daemon dies.
+func (p *screenPane) claim(_ context.Context, _ owner) error {
+	dir := p.b.d.opts.Paths.Claims
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("claim %s: %w", p.w.Address(), err)
+	}
+	sum := sha256.Sum256([]byte(p.w.Address()))
+	path := filepath.Join(dir, "screen-"+hex.EncodeToString(sum[:8])+".lock")
+	f, err := tryLock(path, unix.LOCK_EX)
+	if errors.Is(err, ErrRunning) {
+		b, _ := os.ReadFile(path)
+		var pid int
+		fmt.Sscanf(string(b), "%d", &pid)
+		return &OwnedError{Pane: p.w.Address(), PID: pid}
+	}
 	if err != nil {
-		p.b.d.log.Warn("screen state not updated", "err", err)
-		return
+		return fmt.Errorf("claim %s: %w", p.w.Address(), err)
 	}
-	if state.Remove(p.w.Address()) {
-		if err := state.Save(path); err != nil {
-			p.b.d.log.Warn("screen state not updated", "err", err)
-		}
+	f.Truncate(0)
+	fmt.Fprintf(f, "%d %s\n", os.Getpid(), p.w.Address())
+	p.claimed = f
+	return nil
+}
+
+// owned checks the claim and that the window's number still runs the
+// program it ran when attached.
+func (p *screenPane) owned(context.Context) error {
+	if p.claimed == nil {
+		return fmt.Errorf("%w: the window's claim was released", ErrNotOwner)
 	}
+	if p.proc == nil {
+		return nil
+	}
+	if now, ok := screen.WindowProcess(p.w); ok && now != *p.proc {
+		return fmt.Errorf("%w: %w", ErrNotOwner, &screen.ReplacedError{Window: p.w, Was: *p.proc, Now: now})
+	}
+	return nil
+}
+
+func (p *screenPane) unclaim(context.Context) {
+	if p.claimed != nil {
+		p.claimed.Close()
+		p.claimed = nil
+	}
+}
+
+func (p *screenPane) forget(ctx context.Context) {
+	p.b.forget(ctx, p.w.Address())
+	p.unclaim(ctx)
 }
 
 func (p *screenPane) close() {
-	p.unsub()
 	p.poller.Close()
+	p.unclaim(context.Background())
 }
 
-// persist records the window, its profile and settings in the state file.
-func (b *screenBackend) persist(p *pane) error {
+// persist records the window, its profile, settings and program in the
+// state file.
+func (p *screenPane) persist(_ context.Context, profile string, sets []string) error {
+	b := p.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	path := b.d.opts.Paths.ScreenState
@@ -113,22 +205,49 @@ func (b *screenBackend) persist(p *pane) error {
 	if err != nil {
 		return err
 	}
-	if err := state.Add(screen.EnabledWindow{Address: p.addr, Profile: p.profile, Sets: p.sets, EnabledAt: p.attachedAt}); err != nil {
+	enabledAt := time.Now()
+	if old, ok := state.Find(p.w.Address()); ok {
+		enabledAt = old.EnabledAt
+	}
+	if err := state.Add(screen.EnabledWindow{Address: p.w.Address(), Profile: profile, Sets: sets, EnabledAt: enabledAt, Process: p.proc}); err != nil {
 		return err
 	}
 	return state.Save(path)
 }
 
-// enabledWindows lists the windows of the state file, for adoption.
-func (b *screenBackend) enabledWindows() []AttachRequest {
+// forget removes a window from the state file.
+func (b *screenBackend) forget(_ context.Context, addr string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	path := b.d.opts.Paths.ScreenState
+	state, err := screen.LoadState(path)
+	if err != nil {
+		b.d.log.Warn("screen state not updated", "err", err)
+		return
+	}
+	if state.Remove(addr) {
+		if err := state.Save(path); err != nil {
+			b.d.log.Warn("screen state not updated", "err", err)
+		}
+	}
+}
+
+// showProblem has nowhere to show it: screen windows have no status
+// option. status and explain list the window with its problem.
+func (b *screenBackend) showProblem(context.Context, string, string) {}
+
+func (b *screenBackend) close() {}
+
+// enabled lists the windows of the state file, for adoption.
+func (b *screenBackend) enabled(context.Context) []adoptable {
 	state, err := screen.LoadState(b.d.opts.Paths.ScreenState)
 	if err != nil {
 		b.d.log.Warn("screen windows not adopted", "err", err)
 		return nil
 	}
-	reqs := make([]AttachRequest, 0, len(state.Windows))
+	out := make([]adoptable, 0, len(state.Windows))
 	for _, w := range state.Windows {
-		reqs = append(reqs, AttachRequest{Pane: w.Address, Profile: w.Profile, Sets: w.Sets})
+		out = append(out, adoptable{req: AttachRequest{Pane: w.Address, Profile: w.Profile, Sets: w.Sets}})
 	}
-	return reqs
+	return out
 }

@@ -18,9 +18,14 @@ import (
 	"github.com/codeman-dev/codeman/tmux"
 )
 
-// optionSets keeps a pane's --set values next to @codeman, so an adopted
-// pane gets them back.
-const optionSets = "@codeman-set"
+// Pane options of codeman's besides tmux.OptionEnabled and OptionState.
+const (
+	// optionSets keeps a pane's --set values next to @codeman, so an
+	// adopted pane gets them back: a JSON list of key=value strings.
+	optionSets = "@codeman-set"
+	// optionOwner names the daemon that controls the pane (owner).
+	optionOwner = "@codeman-owner"
+)
 
 // tmuxBackend shares one control-mode client per tmux session among its
 // panes and checks every watched server for panes that closed.
@@ -42,9 +47,10 @@ type tmuxSession struct {
 type tmuxPane struct {
 	b       *tmuxBackend
 	info    tmux.PaneInfo
+	addr    string
 	client  *tmux.Client
 	key     string
-	unsub   func()
+	me      string // the owner record this daemon wrote, once claimed
 	state   *tmux.StateWriter
 	term    *tmux.PaneTerminal
 	current atomic.Value // string: pane_current_command
@@ -54,8 +60,12 @@ func newTmuxBackend(d *Daemon) *tmuxBackend {
 	return &tmuxBackend{d: d, sessions: make(map[string]*tmuxSession), servers: make(map[string]context.CancelFunc)}
 }
 
-func (b *tmuxBackend) attach(ctx context.Context, req AttachRequest, file *respawn.File, cfg respawn.Config, pat *respawn.Patterns) (*pane, error) {
-	srv, id, err := tmux.ParseAddress(req.Pane)
+func (b *tmuxBackend) prefix() string { return "tmux:" }
+
+func (b *tmuxBackend) canonical(addr string) (string, error) { return tmux.CanonicalAddress(addr) }
+
+func (b *tmuxBackend) open(ctx context.Context, addr string, file *respawn.File, _ bool) (*opened, error) {
+	srv, id, err := tmux.ParseAddress(addr)
 	if err != nil {
 		return nil, err
 	}
@@ -77,22 +87,24 @@ func (b *tmuxBackend) attach(ctx context.Context, req AttachRequest, file *respa
 	if err != nil {
 		return nil, err
 	}
-	tp := &tmuxPane{b: b, info: info, client: client, key: key, state: tmux.NewStateWriter(srv, id)}
+	tp := &tmuxPane{b: b, info: info, addr: addr, client: client, key: key, state: tmux.NewStateWriter(srv, id)}
 	tp.current.Store(info.Command)
 	// Commands go over the session's control connection: a tmux process
 	// per command costs 3 ms each on the path to the first key.
 	pause, retries := sendTiming(file.Tmux)
-	tp.term = tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{SendPause: pause, EnterRetries: retries, Runner: client})
-	ctrl := respawn.NewController(respawn.ControllerOptions{
-		Pane: info.Address(), Config: cfg, Patterns: pat, Terminal: tp.term, Checker: b.d.checker, CheckerDown: b.d.checkerMsg,
-		Clock: b.d.opts.Clock, Logger: b.d.log, OnStatus: tp.state.Set,
-	})
-	tp.unsub = client.Subscribe(id, func(data []byte, _ time.Time) { ctrl.Output(data) })
+	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{SendPause: pause, EnterRetries: retries, Runner: client})
+	tp.term = term
 	b.watchServer(info.Server, info.ServerPID)
 	if err := b.rememberServer(info.Server.Socket); err != nil {
 		b.d.log.Warn("tmux server not remembered; adoption after a restart may miss it", "socket", info.Server.Socket, "err", err)
 	}
-	return &pane{addr: info.Address(), target: info.Target() + " (" + info.ID + ")", ctrl: ctrl, patterns: pat, backend: tp}, nil
+	return &opened{
+		target:    info.Target() + " (" + info.ID + ")",
+		term:      term,
+		subscribe: func(fn func([]byte, time.Time)) func() { return client.Subscribe(id, fn) },
+		onStatus:  tp.state.Set,
+		backend:   tp,
+	}, nil
 }
 
 // acquire returns the session's control client, starting it when needed.
@@ -143,33 +155,122 @@ func (p *tmuxPane) command() string {
 }
 
 func (p *tmuxPane) forget(ctx context.Context) {
-	for _, opt := range []string{tmux.OptionEnabled, optionSets, tmux.OptionState} {
-		// The pane may be gone already; nothing is left to forget then.
-		_ = p.info.Server.UnsetPaneOption(ctx, p.info.ID, opt)
-	}
+	p.b.forget(ctx, p.addr)
 }
 
 func (p *tmuxPane) close() {
-	p.unsub()
 	p.state.Close()
 	p.b.releaseSession(p.key)
 }
 
+// claim writes this daemon into the pane's @codeman-owner, unless a live
+// daemon is written there. The swap is one tmux command, so of two daemons
+// claiming at once one wins and the other is told who did.
+func (p *tmuxPane) claim(ctx context.Context, me owner) error {
+	srv, id := p.info.Server, p.info.ID
+	cur, _, err := srv.PaneOption(ctx, id, optionOwner)
+	if err != nil {
+		return err
+	}
+	if cur == me.String() {
+		p.me = cur
+		return nil
+	}
+	if o, ok := parseOwner(cur); ok && o.alive() {
+		return &OwnedError{Pane: p.addr, PID: o.pid}
+	} else if !ok && cur != "" {
+		return fmt.Errorf("claim %s: %s holds %q, which is not a codeman owner; unset it (tmux set-option -p -u -t %s %s)", p.addr, optionOwner, cur, id, optionOwner)
+	}
+	won, err := srv.SwapPaneOption(ctx, id, optionOwner, cur, me.String())
+	if err != nil {
+		return err
+	}
+	if !won {
+		now, _, _ := srv.PaneOption(ctx, id, optionOwner)
+		o, _ := parseOwner(now)
+		return &OwnedError{Pane: p.addr, PID: o.pid}
+	}
+	p.me = me.String()
+	return nil
+}
+
+// owned reads @codeman-owner over the control connection: a pane that
+// closed, or a new server behind the same socket whose pane has the same
+// id, has no owner, so nothing is typed into it.
+func (p *tmuxPane) owned(ctx context.Context) error {
+	cur, _, err := tmux.ReadPaneOption(ctx, p.client, p.info.ID, optionOwner)
+	switch {
+	case errors.Is(err, tmux.ErrNoPane):
+		return fmt.Errorf("%w: the pane is gone", ErrNotOwner)
+	case err != nil:
+		return err
+	case cur != p.me:
+		if o, ok := parseOwner(cur); ok {
+			return fmt.Errorf("%w: the pane's owner is now pid %d", ErrNotOwner, o.pid)
+		}
+		return fmt.Errorf("%w: the pane has no owner (a new tmux server?)", ErrNotOwner)
+	}
+	return nil
+}
+
+func (p *tmuxPane) unclaim(ctx context.Context) {
+	if p.me == "" {
+		return
+	}
+	// The pane may be gone, or owned by another daemon now; either way
+	// there is nothing of ours to remove.
+	_, _ = p.info.Server.SwapPaneOption(ctx, p.info.ID, optionOwner, p.me, "")
+}
+
 // persist writes the pane's enabled flag and settings into pane options.
-func (b *tmuxBackend) persist(ctx context.Context, p *pane) error {
-	tp := p.backend.(*tmuxPane)
-	srv, id := tp.info.Server, tp.info.ID
-	value := p.profile
+// The settings are a JSON list: a --set value may hold a newline.
+func (p *tmuxPane) persist(ctx context.Context, profile string, sets []string) error {
+	srv, id := p.info.Server, p.info.ID
+	value := profile
 	if value == "" {
 		value = "on"
 	}
 	if err := srv.SetPaneOption(ctx, id, tmux.OptionEnabled, value); err != nil {
 		return err
 	}
-	if len(p.sets) == 0 {
+	if len(sets) == 0 {
 		return srv.UnsetPaneOption(ctx, id, optionSets)
 	}
-	return srv.SetPaneOption(ctx, id, optionSets, strings.Join(p.sets, "\n"))
+	data, err := json.Marshal(sets)
+	if err != nil {
+		return err
+	}
+	return srv.SetPaneOption(ctx, id, optionSets, string(data))
+}
+
+// forget removes codeman's options from a pane; the owner record only
+// when it is this daemon's or its daemon is gone.
+func (b *tmuxBackend) forget(ctx context.Context, addr string) {
+	srv, id, err := tmux.ParseAddress(addr)
+	if err != nil {
+		return
+	}
+	if cur, _, _ := srv.PaneOption(ctx, id, optionOwner); cur != "" {
+		if o, ok := parseOwner(cur); ok && o.alive() && cur != b.d.me.String() {
+			return // another daemon's pane now; its options are its own
+		}
+		_, _ = srv.SwapPaneOption(ctx, id, optionOwner, cur, "")
+	}
+	for _, opt := range []string{tmux.OptionEnabled, optionSets, tmux.OptionState} {
+		// The pane may be gone already; nothing is left to forget then.
+		_ = srv.UnsetPaneOption(ctx, id, opt)
+	}
+}
+
+// showProblem puts the problem on the pane's status line.
+func (b *tmuxBackend) showProblem(ctx context.Context, addr, problem string) {
+	srv, id, err := tmux.ParseAddress(addr)
+	if err != nil || problem == "" {
+		return // with no problem, the controller writes its own state
+	}
+	if err := srv.SetPaneOption(ctx, id, tmux.OptionState, problem); err != nil {
+		b.d.log.Info("pane state not shown", "pane", addr, "err", err)
+	}
 }
 
 // watchServer checks a server's panes every Liveness: a controlled pane
@@ -245,13 +346,13 @@ func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPI
 	}
 	b.d.mu.Unlock()
 	for i, p := range gone {
-		b.d.release(p, reasons[i], reasons[i] == "the pane's program exited")
+		b.d.end(p, reasons[i], reasons[i] == "the pane's program exited")
 	}
 	return remaining > 0
 }
 
-// enabledPanes lists the panes of every known server that carry @codeman.
-func (b *tmuxBackend) enabledPanes(ctx context.Context) []AttachRequest {
+// enabled lists the panes of every known server that carry @codeman.
+func (b *tmuxBackend) enabled(ctx context.Context) []adoptable {
 	sockets, err := b.knownServers()
 	if err != nil {
 		b.d.log.Warn("known tmux servers unreadable", "err", err)
@@ -262,8 +363,13 @@ func (b *tmuxBackend) enabledPanes(ctx context.Context) []AttachRequest {
 			sockets = append(sockets, srv.Socket)
 		}
 	}
+	for i, s := range sockets {
+		if real, err := tmux.CanonicalSocket(s); err == nil {
+			sockets[i] = real
+		}
+	}
 	slices.Sort(sockets)
-	var reqs []AttachRequest
+	var out []adoptable
 	for _, socket := range slices.Compact(sockets) {
 		if _, err := os.Stat(socket); err != nil {
 			continue
@@ -278,17 +384,30 @@ func (b *tmuxBackend) enabledPanes(ctx context.Context) []AttachRequest {
 			if lp.Enabled == "" || lp.Dead {
 				continue
 			}
-			req := AttachRequest{Pane: lp.Address()}
+			a := adoptable{req: AttachRequest{Pane: lp.Address()}}
 			if lp.Enabled != "on" {
-				req.Profile = lp.Enabled
+				a.req.Profile = lp.Enabled
 			}
-			if sets, ok, _ := srv.PaneOption(ctx, lp.ID, optionSets); ok && sets != "" {
-				req.Sets = strings.Split(sets, "\n")
+			if v, ok, _ := srv.PaneOption(ctx, lp.ID, optionSets); ok && v != "" {
+				a.req.Sets, a.err = parseSets(v)
 			}
-			reqs = append(reqs, req)
+			out = append(out, a)
 		}
 	}
-	return reqs
+	return out
+}
+
+// parseSets reads @codeman-set: a JSON list, or the lines of older
+// versions, which joined the values with newlines.
+func parseSets(v string) ([]string, error) {
+	if !strings.HasPrefix(v, "[") {
+		return strings.Split(v, "\n"), nil
+	}
+	var sets []string
+	if err := json.Unmarshal([]byte(v), &sets); err != nil {
+		return nil, fmt.Errorf("read %s %q: %w", optionSets, v, err)
+	}
+	return sets, nil
 }
 
 // knownServers reads the sockets of the tmux servers panes were attached on.

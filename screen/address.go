@@ -23,7 +23,8 @@ func (w Window) Address() string { return addressPrefix + w.Session + ":" + w.Wi
 
 func (w Window) String() string { return w.Address() }
 
-// ParseAddress splits a canonical address "screen:PID.name:WINDOW".
+// ParseAddress splits an address "screen:PID.name:WINDOW" and writes its
+// numbers in canonical form, so w.Address() is the canonical address.
 func ParseAddress(addr string) (Window, error) {
 	rest, ok := strings.CutPrefix(addr, addressPrefix)
 	i := strings.LastIndexByte(rest, ':')
@@ -37,7 +38,18 @@ func ParseAddress(addr string) (Window, error) {
 	if !isFullSessionName(w.Session) {
 		return Window{}, fmt.Errorf("parse screen address %q: session %q is not PID.NAME such as 12345.pts-0.host", addr, w.Session)
 	}
+	// One window, one address: screen takes "-p 01" for window 1 and the
+	// PID with leading zeros, so both are written without them.
+	pid, name, _ := strings.Cut(w.Session, ".")
+	w.Session = canonicalNumber(pid) + "." + name
+	w.Window = canonicalNumber(w.Window)
 	return w, nil
+}
+
+// canonicalNumber writes a string of digits (isNumber) without leading zeros.
+func canonicalNumber(s string) string {
+	n, _ := strconv.Atoi(s)
+	return strconv.Itoa(n)
 }
 
 // ParseTarget finds the window a command-line user means:

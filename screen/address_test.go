@@ -146,3 +146,20 @@ func TestWindowNumber_TitleLikeAMessage(t *testing.T) {
 		}
 	}
 }
+
+// One window has one address, however its numbers were written.
+func TestParseAddress_Canonical(t *testing.T) {
+	for _, in := range []string{"screen:123.work:1", "screen:123.work:01", "screen:0123.work:001"} {
+		w, err := ParseAddress(in)
+		if err != nil {
+			t.Fatalf("ParseAddress(%q): %v", in, err)
+		}
+		if got := w.Address(); got != "screen:123.work:1" {
+			t.Errorf("ParseAddress(%q).Address() = %q, want screen:123.work:1", in, got)
+		}
+	}
+	w, err := ParseAddress("screen:123.work:0")
+	if err != nil || w.Window != "0" {
+		t.Fatalf("window 0: %+v, %v", w, err)
+	}
+}

@@ -13,8 +13,8 @@ var ErrWindowReplaced = errors.New("screen window replaced")
 // Process identifies the program a window runs: screen reuses window
 // numbers, so a number alone cannot tell a closed window from a new one.
 type Process struct {
-	PID   int
-	Start uint64 // start time since boot, in clock ticks: PIDs are reused too
+	PID   int    `json:"pid"`
+	Start uint64 `json:"start"` // start time since boot, in clock ticks: PIDs are reused too
 }
 
 func (p Process) String() string { return "pid " + strconv.Itoa(p.PID) }
@@ -42,3 +42,8 @@ func (e *ReplacedError) Error() string {
 }
 
 func (e *ReplacedError) Unwrap() error { return ErrWindowReplaced }
+
+// ProcessStart returns when pid started, in clock ticks since boot, where
+// the system tells (Linux). A pid and its start time name one process for
+// good: pids are reused, the pair is not.
+func ProcessStart(pid int) (uint64, bool) { return startTime(pid) }

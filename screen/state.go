@@ -37,6 +37,10 @@ type EnabledWindow struct {
 	Profile   string    `json:"profile,omitempty"` // config profile; empty for the defaults
 	Sets      []string  `json:"sets,omitempty"`    // --set key=value overrides, in the order given
 	EnabledAt time.Time `json:"enabled_at"`
+	// Process is the program the window ran when it was enabled, where
+	// the system tells (Linux): screen gives a closed window's number to
+	// the next new one, and a starting daemon must not adopt that one.
+	Process *Process `json:"process,omitempty"`
 }
 
 // State is the content of the state file.

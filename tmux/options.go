@@ -35,13 +35,19 @@ func (s Server) UnsetPaneOption(ctx context.Context, paneID, name string) error 
 // PaneOption returns the value of a pane user option set on paneID itself
 // (not inherited) and whether it is set.
 func (s Server) PaneOption(ctx context.Context, paneID, name string) (string, bool, error) {
+	return ReadPaneOption(ctx, s, paneID, name)
+}
+
+// ReadPaneOption is PaneOption through a Runner, such as a Client's
+// control connection.
+func ReadPaneOption(ctx context.Context, r Runner, paneID, name string) (string, bool, error) {
 	if err := checkOptionTarget(paneID, name); err != nil {
 		return "", false, err
 	}
 	// Without -q, so that a wrong pane is an error; tmux 3.3 answers an
 	// unset user option with "invalid option: @name". An option set to ""
 	// prints an empty line, so the newline tells the two apart.
-	out, err := s.Run(ctx, "show-options", "-p", "-v", "-t", paneID, name)
+	out, err := r.Run(ctx, "show-options", "-p", "-v", "-t", paneID, name)
 	var ce *CommandError
 	if errors.As(err, &ce) && ce.Message == "invalid option: "+name {
 		return "", false, nil
@@ -53,6 +59,44 @@ func (s Server) PaneOption(ctx context.Context, paneID, name string) (string, bo
 		return "", false, nil
 	}
 	return strings.TrimSuffix(out, "\n"), true, nil
+}
+
+// SwapPaneOption sets a pane user option to value if it holds old now,
+// in one tmux command: tmux runs the commands of one client in turn, so no
+// other client's command comes between the test and the set. An empty old
+// means unset; an empty value unsets. It reports whether the option holds
+// value afterwards. Both values must be plain words (letters, digits, '-',
+// '_', '.').
+func (s Server) SwapPaneOption(ctx context.Context, paneID, name, old, value string) (bool, error) {
+	if err := checkOptionTarget(paneID, name); err != nil {
+		return false, err
+	}
+	if !plainWord(old) || !plainWord(value) {
+		return false, fmt.Errorf("swap %s on pane %s: values %q and %q must be plain words", name, paneID, old, value)
+	}
+	cond := "#{==:#{" + name + "}," + old + "}"
+	set := "set-option -p -t " + paneID + " " + name + " " + value
+	if value == "" {
+		set = "set-option -p -u -t " + paneID + " " + name
+	}
+	if _, err := s.Run(ctx, "if-shell", "-F", "-t", paneID, cond, set); err != nil {
+		return false, fmt.Errorf("swap %s on pane %s: %w", name, paneID, err)
+	}
+	now, _, err := s.PaneOption(ctx, paneID, name)
+	if err != nil {
+		return false, err
+	}
+	return now == value, nil
+}
+
+// plainWord reports whether s needs no quoting in a tmux command or format.
+func plainWord(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkOptionTarget rejects what these helpers are not for: targets other

@@ -3,7 +3,9 @@ package tmux
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -136,4 +138,48 @@ func waitOption(t *testing.T, srv Server, pane, want string, wantSet bool) {
 		v, ok, err := srv.PaneOption(context.Background(), pane, OptionState)
 		return err == nil && ok == wantSet && v == want
 	})
+}
+
+// Of many swaps from unset at once, exactly one wins; a swap from the
+// value now held moves it on; a wrong old value changes nothing.
+func TestServer_SwapPaneOption(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	pane := ts.NewSession("swap", "cat")
+	srv := Server{Socket: ts.Socket()}
+	ctx := context.Background()
+	const n = 12
+	won := make(chan string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			value := "owner-" + strconv.Itoa(i)
+			ok, err := srv.SwapPaneOption(ctx, pane, "@owner", "", value)
+			if err != nil {
+				t.Errorf("swap %s: %v", value, err)
+			}
+			if ok {
+				won <- value
+			}
+		}()
+	}
+	wg.Wait()
+	close(won)
+	var winners []string
+	for w := range won {
+		winners = append(winners, w)
+	}
+	if len(winners) != 1 {
+		t.Fatalf("winners %q, want exactly one", winners)
+	}
+	if ok, err := srv.SwapPaneOption(ctx, pane, "@owner", "someone-else", "late"); err != nil || ok {
+		t.Errorf("swap from a wrong old value = %t, %v", ok, err)
+	}
+	if ok, err := srv.SwapPaneOption(ctx, pane, "@owner", winners[0], "next"); err != nil || !ok {
+		t.Errorf("swap from the value held = %t, %v", ok, err)
+	}
+	if _, err := srv.SwapPaneOption(ctx, pane, "@owner", "", "a b"); err == nil {
+		t.Error("a value with a space was accepted")
+	}
 }

@@ -67,12 +67,17 @@ func ParseAddress(addr string) (Server, string, error) {
 // Locate finds the pane a command-line user means. target is a canonical
 // address (tmux:SOCKET:%ID), a tmux target (%3, work:1.0, work:1) or
 // empty for the caller's own pane ($TMUX_PANE). The server comes from the
-// address, else from $TMUX, else it is the default server.
+// address, else from $TMUX, else it is the default server; its socket is
+// named by its real path (CanonicalSocket), so the address Locate returns
+// is canonical.
 func Locate(ctx context.Context, target string, getenv func(string) string) (PaneInfo, error) {
 	if strings.HasPrefix(target, "tmux:") {
 		srv, pane, err := ParseAddress(target)
 		if err != nil {
 			return PaneInfo{}, err
+		}
+		if srv, err = srv.Canonical(); err != nil {
+			return PaneInfo{}, fmt.Errorf("locate pane %s: %w", target, err)
 		}
 		return srv.ResolvePane(ctx, pane)
 	}
@@ -83,6 +88,10 @@ func Locate(ctx context.Context, target string, getenv func(string) string) (Pan
 			return PaneInfo{}, err
 		}
 		srv = s
+	}
+	// A missing socket is left for ResolvePane to report as no server.
+	if real, err := srv.Canonical(); err == nil {
+		srv = real
 	}
 	if target == "" {
 		target = getenv("TMUX_PANE")

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,7 +57,8 @@ func detachCommand() *cli.Command {
 }
 
 // toggleCommand is what the tmux key binding runs: it prints one short
-// line, which the binding shows with display-message.
+// line, which the binding shows with display-message. It is one request,
+// so a double press ends on or off, never on twice.
 func toggleCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "toggle",
@@ -71,20 +71,15 @@ func toggleCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := client.Pane(c.Context, addr, 0); err == nil {
-				if err := client.Detach(c.Context, addr); err != nil {
-					return err
-				}
-				_, err = fmt.Fprintln(c.App.Writer, "codeman: respawn off")
-				return err
-			} else if !strings.Contains(err.Error(), daemon.ErrNotControlled.Error()) {
-				return err
-			}
-			st, err := client.Attach(c.Context, attachRequest(c, addr))
+			res, err := client.Toggle(c.Context, attachRequest(c, addr))
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(c.App.Writer, "codeman: respawn on (%s, %s)\n", profileLabel(st.Profile), st.Status.State)
+			if !res.On {
+				_, err = fmt.Fprintln(c.App.Writer, "codeman: respawn off")
+				return err
+			}
+			_, err = fmt.Fprintf(c.App.Writer, "codeman: respawn on (%s, %s)\n", profileLabel(res.Status.Profile), res.Status.Status.State)
 			return err
 		},
 	}

@@ -18,7 +18,7 @@ import (
 // Flags shared by several commands.
 var (
 	profileFlag = &cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "use the named profile (see codeman config print)"}
-	setFlag     = &cli.StringSliceFlag{Name: "set", Usage: "override a setting: key=value (e.g. completion_confirm=5s)"}
+	setFlag     = &cli.StringSliceFlag{Name: "set", Usage: "override a setting: key=value (e.g. completion_confirm=5s); repeat it for more keys"}
 	jsonFlag    = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 )
 

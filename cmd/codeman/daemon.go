@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -50,9 +53,35 @@ func daemonCommand() *cli.Command {
 				<-second
 				os.Exit(exitError)
 			}()
-			d := daemon.New(daemon.Options{Paths: paths, ConfigPath: respawn.DefaultConfigPath(), Version: resolveVersion(), Logger: logger})
-			fmt.Fprintf(c.App.ErrWriter, "codeman daemon: listening on %s, logging to %s\n", paths.Socket, paths.Log)
+			ready := readyPipe(c.App.ErrWriter, paths)
+			d := daemon.New(daemon.Options{Paths: paths, ConfigPath: respawn.DefaultConfigPath(), Version: resolveVersion(), Logger: logger, Ready: ready})
 			return d.Run(ctx)
 		},
+	}
+}
+
+// readyPipe returns the daemon's Ready callback: it says "listening" on
+// errw, and when a client started this daemon (daemon.ReadyFDEnv), it
+// tells that client through the pipe whether the start worked.
+func readyPipe(errw io.Writer, paths daemon.Paths) func(error) {
+	var pipe *os.File
+	if fd, err := strconv.Atoi(os.Getenv(daemon.ReadyFDEnv)); err == nil && fd > 2 {
+		syscall.CloseOnExec(fd) // no child of the daemon may hold it open
+		pipe = os.NewFile(uintptr(fd), "ready")
+		os.Unsetenv(daemon.ReadyFDEnv)
+	}
+	return func(err error) {
+		if err == nil {
+			fmt.Fprintf(errw, "codeman daemon: listening on %s, logging to %s\n", paths.Socket, paths.Log)
+		}
+		if pipe == nil {
+			return
+		}
+		word := "ready\n"
+		if err != nil {
+			word = "error: " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
+		}
+		pipe.WriteString(word)
+		pipe.Close()
 	}
 }

@@ -29,6 +29,8 @@ func newApp() *cli.App {
 		Usage:                "keep Claude Code sessions in tmux and GNU screen working unattended",
 		HideHelpCommand:      true,
 		EnableBashCompletion: true,
+		// A --set value is one key=value whole: a prompt has commas in it.
+		DisableSliceFlagSeparator: true,
 		Commands: []*cli.Command{
 			attachCommand(),
 			detachCommand(),
