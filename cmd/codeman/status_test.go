@@ -85,3 +85,36 @@ func TestPrintExplain_LiveScreen(t *testing.T) {
 		t.Errorf("explain lacks %q:\n%s", want, b.String())
 	}
 }
+
+// Panes of two tmux servers are told apart by the server's name; a pane
+// that could not be adopted shows why.
+func TestPrintStatusTable_ServersAndProblems(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	a, b := samplePane(now), samplePane(now)
+	a.Pane, a.Target = "tmux:/tmp/tmux-0/s1:%0", "s1:0.0 (%0)"
+	b.Pane, b.Target = "tmux:/tmp/tmux-0/s2:%0", "s1:0.0 (%0)"
+	c := daemon.PaneStatus{Pane: "screen:12.work:1", Target: "screen:12.work:1", Problem: "bad config: line 3", ProblemAt: now.Add(-time.Minute)}
+	var out bytes.Buffer
+	if err := printStatusTable(&out, []daemon.PaneStatus{a, b, c}, now); err != nil {
+		t.Fatal(err)
+	}
+	table := out.String()
+	for _, want := range []string{"[s1] s1:0.0 (%0)", "[s2] s1:0.0 (%0)", "not controlled", "bad config: line 3", "1m00s"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	// Two servers of one name in different directories show their paths.
+	b.Pane = "tmux:/run/other/s1:%0"
+	out.Reset()
+	printStatusTable(&out, []daemon.PaneStatus{a, b}, now)
+	if !strings.Contains(out.String(), "[/run/other/s1]") || !strings.Contains(out.String(), "[/tmp/tmux-0/s1]") {
+		t.Errorf("same-named servers not told apart:\n%s", out.String())
+	}
+	// One server: no label.
+	out.Reset()
+	printStatusTable(&out, []daemon.PaneStatus{a}, now)
+	if strings.Contains(out.String(), "[s1]") {
+		t.Errorf("a single server is labelled:\n%s", out.String())
+	}
+}
