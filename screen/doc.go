@@ -40,6 +40,24 @@
 //     legacy.go); every real screen in testdata reads the same to the
 //     detector after the loss and the repair. Screen 5 hardcopies are
 //     exact.
+//   - A -Q query listens on a socket named after the session
+//     (PID.name-queryA) for its reply, and every command to the session
+//     probes the sockets whose names start with the session's. Two
+//     queries at once find the socket taken ("There is already a screen
+//     running on") or lose the reply; a -X meanwhile empties the query's
+//     reply. ExecRunner keeps codeman's commands apart across processes
+//     with one flock per session (by PID), exclusive for -Q and shared
+//     for -X, and a query retries a few times, 20ms apart and doubling,
+//     for what other programs and `screen -ls` do. The locks live in
+//     /tmp/codeman-<euid>/screen-lock, a path that depends on the user
+//     alone: the daemon and the command line may see different
+//     XDG_RUNTIME_DIR or TMPDIR, and locks each found elsewhere would keep
+//     nothing apart. /tmp/codeman-<euid> is also the runtime dir's last
+//     fallback, so both dirs are made and checked the same way (0700,
+//     ours, no symlinks); the check is repeated here rather than shared,
+//     as this package imports nothing of the hooks backend. Lock waits
+//     end with the caller's context, and after DefaultExecTimeout plus 2s
+//     (lockSession).
 //   - A window that was never attached is 80x24 and `width`/`height` need
 //     a display, so a window's size is whatever its last display made it.
 //   - screen rewrites "$VAR", "^X" and "\ooo" in -X arguments, file names

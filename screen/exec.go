@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -36,11 +37,20 @@ type Runner interface {
 }
 
 // ExecRunner runs the screen binary on PATH, each run bounded by
-// DefaultExecTimeout.
+// DefaultExecTimeout. A -Q to a session waits until no other -Q or -X to
+// it runs, and a -X until no -Q does, in every process of the user that
+// runs screen through an ExecRunner (see lockSession).
 type ExecRunner struct{}
 
 // Run implements Runner.
 func (ExecRunner) Run(ctx context.Context, args ...string) (string, error) {
+	if session, exclusive, ok := lockedCommand(args); ok {
+		release, err := lockSession(ctx, session, exclusive)
+		if err != nil {
+			return "", fmt.Errorf("run screen %s: %w", strings.Join(args, " "), err)
+		}
+		defer release()
+	}
 	ctx, cancel := context.WithTimeout(ctx, DefaultExecTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "screen", args...)
@@ -59,6 +69,37 @@ func (ExecRunner) Run(ctx context.Context, args ...string) (string, error) {
 		return out.String(), fmt.Errorf("run screen %s: %w", firstWord(args), err)
 	}
 	return out.String(), nil
+}
+
+// lockedCommand returns the lock key (lockKey) of the session a -Q or -X
+// command line names, and whether it is a -Q, which needs the session to
+// itself.
+func lockedCommand(args []string) (session string, exclusive, ok bool) {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-S":
+			if i+1 < len(args) {
+				session = args[i+1]
+				i++
+			}
+		case "-Q", "-X":
+			return lockKey(session), args[i] == "-Q", session != ""
+		}
+	}
+	return "", false, false
+}
+
+// lockKey names a session's lock: its PID when the name starts with one,
+// since no two live sessions share a PID and every spelling of the name
+// ("12345.work", "012345.work", a name changed with `sessionname`) starts
+// with it; else the name as given.
+func lockKey(session string) string {
+	pid, _, ok := strings.Cut(session, ".")
+	if !ok || !isNumber(pid) {
+		return session
+	}
+	n, _ := strconv.Atoi(pid)
+	return strconv.Itoa(n)
 }
 
 // scrubEnv drops STY and WINDOW: with them, a screen command without -S
@@ -88,6 +129,10 @@ const (
 	msgNoWindow   = "Could not find pre-select window."
 	msgAmbiguous  = "There are several suitable screens on:"
 	msgNotAllowed = "cannot be queried"
+	// Printed before the reply when a socket named like the session does
+	// not answer: one a killed query left behind, or one a query is just
+	// setting up.
+	msgDeadScreens = "Remove dead screens with 'screen -wipe'."
 )
 
 // send runs `screen -S session -p window -X cmd args...`. screen answers
@@ -100,6 +145,7 @@ func send(ctx context.Context, r Runner, w Window, cmd ...string) error {
 	if err != nil {
 		return err
 	}
+	out = stripDeadNotice(out)
 	if err := replyError(w, out); err != nil {
 		return fmt.Errorf("screen -X %s: %w", cmd[0], err)
 	}
@@ -109,28 +155,21 @@ func send(ctx context.Context, r Runner, w Window, cmd ...string) error {
 	return nil
 }
 
-// query runs `screen -S session -p window -Q cmd args...` and returns the
-// reply. -Q waits for the session to answer, and the session handles
-// commands in order, so a query also means that every earlier -X command
-// to the session has been carried out.
-func query(ctx context.Context, r Runner, w Window, cmd ...string) (string, error) {
-	args := []string{"-S", w.Session}
-	if w.Window != "" {
-		args = append(args, "-p", w.Window)
+// stripDeadNotice drops msgDeadScreens from the start of out: the
+// command still reached the live session.
+func stripDeadNotice(out string) string {
+	stripped := false
+	for {
+		rest, ok := strings.CutPrefix(strings.TrimLeft(out, "\r\n"), msgDeadScreens)
+		if !ok {
+			break
+		}
+		out, stripped = rest, true
 	}
-	out, err := r.Run(ctx, append(append(args, "-Q"), cmd...)...)
-	if err != nil {
-		return "", err
+	if stripped {
+		return strings.TrimLeft(out, "\r\n")
 	}
-	if err := replyError(w, out); err != nil {
-		return "", fmt.Errorf("screen -Q %s: %w", cmd[0], err)
-	}
-	if strings.HasPrefix(out, cmd[0]+" command "+msgNotAllowed) || strings.HasPrefix(out, "-X: ") {
-		// Too old a screen, or a command it does not know: it says so on
-		// stdout and may still exit 0.
-		return "", fmt.Errorf("screen -Q %s in session %s: %s", cmd[0], w.Session, strings.TrimSpace(out))
-	}
-	return out, nil
+	return out
 }
 
 // replyError recognises screen's ways of saying that the session or the

@@ -21,6 +21,8 @@ func TestMain(m *testing.M) {
 		os.Exit(echoMain(os.Args[1:]))
 	case "claude":
 		os.Exit(fakeclaude.Main(os.Args[1:], os.Stdin, os.Stdout))
+	case "query":
+		os.Exit(queryMain(os.Args[1:]))
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", programEnv, os.Getenv(programEnv))
 		os.Exit(2)
