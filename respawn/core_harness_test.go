@@ -49,6 +49,22 @@ func permissionScreen() []string {
 
 func shellScreen() []string { return []string{"root@host:~# ls", "file.txt", "root@host:~# "} }
 
+// menuScreen is a dialog that is neither a question nor a permission prompt.
+func menuScreen() []string {
+	return screenOf("● Auto mode can't check actions in this session", rowRule, " Auto mode can't check actions in this session", "",
+		" ❯ 1. No", "   2. Yes", "", " Enter to confirm · Esc to cancel")
+}
+
+// typedScreen shows half a prompt someone is typing.
+func typedScreen() []string {
+	return screenOf("✻ Churned for 3s · done 6:47 PM", "", rowRule, "❯\u00a0let me think about th", rowRule, rowFooterIdle)
+}
+
+// limitScreen shows a turn that ended on a 5-hour limit resetting at 20:00 UTC.
+func limitScreen() []string {
+	return screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+}
+
 const (
 	chunkWorking    = "\x1b[38;5;211m✢\x1b[39m \x1b[38;5;211mEnchanting…\x1b[39m \x1b[38;5;246m(3s · ↓ 2 tokens)\x1b[39m"
 	chunkCompletion = "\x1b[2m✻ Churned for 3s · done 6:47 PM\x1b[22m"
@@ -59,6 +75,7 @@ const (
 type sent struct {
 	at   time.Duration // since the harness started
 	what string        // "submit: text" or "press: Enter"
+	step Step
 }
 
 // harness drives a Core by hand: time passes only through advance, and the
@@ -73,6 +90,13 @@ type harness struct {
 	checks  []Action // checks asked, in order
 	sendErr error
 	log     []Decision
+
+	// holdSends leaves typed text and keys in flight until finishSend;
+	// holdScreens leaves snapshots unanswered until deliverScreen.
+	holdSends   bool
+	inflight    []Action
+	holdScreens bool
+	snapshots   int
 }
 
 func testConfig() Config {
@@ -92,8 +116,14 @@ type tb interface {
 
 func newHarness(t tb, cfg Config) *harness {
 	t.Helper()
+	return newHarnessShowing(t, cfg, idleScreen())
+}
+
+// newHarnessShowing starts a core on a pane that shows screen.
+func newHarnessShowing(t tb, cfg Config, screen []string) *harness {
+	t.Helper()
 	start := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
-	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", cfg, nil), start: start, now: start, screen: idleScreen()}
+	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", cfg, nil), start: start, now: start, screen: screen}
 	h.c.Start(h.now)
 	h.perform()
 	return h
@@ -109,13 +139,17 @@ func (h *harness) perform() {
 		for _, a := range actions {
 			switch a.Kind {
 			case ActSnapshot:
+				if h.holdScreens {
+					h.snapshots++
+					continue
+				}
 				h.c.Screen(h.now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.now})
 			case ActSubmit:
-				h.sent = append(h.sent, sent{h.now.Sub(h.start), "submit: " + a.Text})
-				h.c.SendDone(h.now, a.ID, h.sendErr)
+				h.sent = append(h.sent, sent{h.now.Sub(h.start), "submit: " + a.Text, a.Step})
+				h.sendDone(a)
 			case ActPress:
-				h.sent = append(h.sent, sent{h.now.Sub(h.start), "press: " + string(a.Key)})
-				h.c.SendDone(h.now, a.ID, h.sendErr)
+				h.sent = append(h.sent, sent{h.now.Sub(h.start), "press: " + string(a.Key), a.Step})
+				h.sendDone(a)
 			case ActCheck:
 				h.checks = append(h.checks, a)
 			case ActDecision:
@@ -123,6 +157,47 @@ func (h *harness) perform() {
 			}
 		}
 	}
+}
+
+func (h *harness) sendDone(a Action) {
+	if h.holdSends {
+		h.inflight = append(h.inflight, a)
+		return
+	}
+	h.c.SendDone(h.now, a.ID, h.sendErr)
+}
+
+// finishSend reports the oldest send in flight as done with err.
+func (h *harness) finishSend(err error) {
+	h.t.Helper()
+	if len(h.inflight) == 0 {
+		h.t.Fatal("no send in flight")
+	}
+	a := h.inflight[0]
+	h.inflight = h.inflight[1:]
+	h.c.SendDone(h.now, a.ID, err)
+	h.perform()
+}
+
+// deliverScreens answers the snapshots asked for with the current screen,
+// and those the answers lead to.
+func (h *harness) deliverScreens() {
+	for h.snapshots > 0 {
+		h.snapshots--
+		h.c.Screen(h.now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.now})
+		h.perform()
+	}
+}
+
+// sentSince returns what was sent from at on.
+func (h *harness) sentSince(at time.Time) []sent {
+	var out []sent
+	for _, s := range h.sent {
+		if !h.start.Add(s.at).Before(at) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // advance moves time forward by d, firing every deadline on the way at
@@ -147,6 +222,12 @@ func (h *harness) advance(d time.Duration) {
 func (h *harness) output(chunk string) {
 	h.c.Output(h.now, []byte(chunk))
 	h.perform()
+}
+
+// draw shows screen and prints it, as Claude Code redraws its rows.
+func (h *harness) draw(screen []string) {
+	h.screen = screen
+	h.output("\x1b[H" + strings.Join(screen, "\r\n"))
 }
 
 func (h *harness) hook(k HookKind, mod ...func(*Hook)) {
@@ -233,6 +314,27 @@ func (h *harness) dump() string {
 		fmt.Fprintf(&b, "  %7.1fs %s\n", d.At.Sub(h.start).Seconds(), d)
 	}
 	return b.String()
+}
+
+// untilState advances in small steps until the core is in state s, for at
+// most an hour.
+func (h *harness) untilState(s State) {
+	h.t.Helper()
+	for end := h.now.Add(time.Hour); h.c.State() != s; h.advance(100 * time.Millisecond) {
+		if h.now.After(end) {
+			h.t.Fatalf("state %s never reached\n%s", s, h.dump())
+		}
+	}
+}
+
+// cycleUntil finishes a turn and lets cycle 1 run until it enters state s.
+func cycleUntil(t tb, cfg Config, s State) *harness {
+	t.Helper()
+	h := newHarness(t, cfg)
+	h.work(time.Second)
+	h.finishTurn()
+	h.untilState(s)
+	return h
 }
 
 // untilCycleEnds advances in small steps until cycle n is over.

@@ -72,6 +72,10 @@ func (c *Core) onResume(now time.Time) {
 		c.veto(now, kind+" over, but "+c.blocker(now))
 		c.t.arm(tResume, now.Add(c.cfg.NoOutputTimeout))
 		return
+	case now.Sub(c.lastWorking) < c.cfg.CompletionConfirm:
+		// Never type within completion_confirm of work, whatever path led here.
+		c.t.arm(tResume, c.lastWorking.Add(c.cfg.CompletionConfirm))
+		return
 	}
 	if ul, ok := FindUsageLimit(c.screen.Text(), now); ok && kind == "usage limit" && ul.Line != c.wait.line && ul.ResetAt.After(now) {
 		c.wait.line = ul.Line

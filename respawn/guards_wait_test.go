@@ -1,0 +1,157 @@
+package respawn
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// waitEnds is when the wait for limitScreen's limit ends: the reset at
+// 20:00 UTC plus usage_limit_margin.
+var waitEnds = time.Date(2026, 11, 29, 20, 1, 0, 0, time.UTC)
+
+// limitedHarness returns a core waiting out the limit of limitScreen.
+func limitedHarness(t *testing.T, cfg Config) *harness {
+	t.Helper()
+	h := newHarness(t, cfg)
+	h.work(5 * time.Second)
+	h.draw(limitScreen())
+	h.advance(time.Minute)
+	h.wantDecision("waiting out usage limit until 20:01:00")
+	return h
+}
+
+func (h *harness) until(at time.Time) { h.advance(at.Sub(h.now)) }
+
+// workThenReply: Claude works for d, then prints a reply without a
+// completion line, and the screen shows it idle.
+func (h *harness) workThenReply(d time.Duration) {
+	h.work(d)
+	h.screen = idleScreen()
+	h.output(chunkText)
+}
+
+// resumes returns the resume prompts typed from at on.
+func (h *harness) resumes(at time.Time) int {
+	n := 0
+	for _, s := range h.sentSince(at) {
+		if s.step == StepResume {
+			n++
+		}
+	}
+	return n
+}
+
+// A turn that ended on a usage limit or an API error starts no cycle: it is
+// waited out, then the resume prompt is typed once.
+func TestGuard_LimitWaitedOut(t *testing.T) {
+	apiError := screenOf("❯ go on", "● API Error: 529 Overloaded (fake).", "", rowRule, "❯\u00a0Resend your message to try again", rowRule, rowFooterIdle)
+	for _, tc := range []struct {
+		name  string
+		end   func(h *harness)
+		until time.Time // the wait's end
+	}{
+		{"usage_limit_screen", func(h *harness) { h.draw(limitScreen()) }, waitEnds},
+		{"api_error_screen", func(h *harness) { h.draw(apiError) }, time.Date(2026, 11, 29, 18, 5, 35, 0, time.UTC)},
+		{"failed_turn_hook", func(h *harness) {
+			h.finishTurn()
+			h.hook(HookTurnFailed, func(k *Hook) { k.Error = "server_error" })
+		}, time.Date(2026, 11, 29, 18, 5, 15, 0, time.UTC)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, testConfig())
+			h.work(5 * time.Second)
+			tc.end(h)
+			h.until(tc.until.Add(-time.Second))
+			h.wantSends()
+			h.wantDecision("no cycle")
+			h.until(tc.until.Add(time.Second))
+			h.wantSends("submit: continue")
+		})
+	}
+}
+
+// The resume prompt is typed at the end of a wait only when the screen, read
+// again then, shows Claude's prompt box, empty, with nothing working, no
+// dialog and no new limit, and resume_prompt is set.
+func TestGuard_Resume(t *testing.T) {
+	before := waitEnds.Add(-5 * time.Second)
+	for _, tc := range []struct {
+		name   string
+		cfg    func(*Config)
+		change func(h *harness) // at waitEnds - 5s
+		want   int              // resume prompts typed
+	}{
+		{"nothing_changed", nil, func(*harness) {}, 1},
+		{"question_drawn", nil, func(h *harness) { h.draw(questionScreen()) }, 0},
+		{"claude_working", nil, func(h *harness) { h.work(6 * time.Second) }, 0},
+		{"question_hook", nil, func(h *harness) { h.hook(HookQuestionPending) }, 0},
+		{"new_limit", nil, func(h *harness) {
+			h.draw(screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", "❯ continue",
+				"  ⎿  You've hit your weekly limit · resets 11:00pm (UTC)", "", rowRule, rowPrompt, rowRule, rowFooterIdle))
+		}, 0},
+		{"claude_exited", nil, func(h *harness) { h.draw(shellScreen()) }, 0},
+		{"typed_text", nil, func(h *harness) { h.draw(typedScreen()) }, 0},
+		{"resume_prompt_off", func(c *Config) { c.ResumePrompt = "" }, func(*harness) {}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig()
+			if tc.cfg != nil {
+				tc.cfg(&cfg)
+			}
+			h := limitedHarness(t, cfg)
+			h.until(before)
+			tc.change(h)
+			h.until(waitEnds.Add(25 * time.Second))
+			if got := h.resumes(before); got != tc.want {
+				t.Fatalf("%d resume prompts typed, want %d\n%s", got, tc.want, h.dump())
+			}
+		})
+	}
+}
+
+// Nothing is typed within completion_confirm of work at the end of a wait,
+// even when the screen, read again, no longer shows it.
+func TestGuard_ResumeWaitsOutWork(t *testing.T) {
+	h := limitedHarness(t, testConfig())
+	h.until(waitEnds.Add(-5 * time.Second))
+	h.workThenReply(2 * time.Second)
+	worked := h.now
+	h.until(waitEnds.Add(time.Minute))
+	for _, s := range h.sentSince(waitEnds.Add(-5 * time.Second)) {
+		if at := h.start.Add(s.at); at.Sub(worked) < h.c.cfg.CompletionConfirm {
+			t.Fatalf("%q typed %s after work\n%s", s.what, at.Sub(worked), h.dump())
+		}
+	}
+}
+
+// A wait that ends while an AI idle check runs types no resume prompt: the
+// check's answer decides.
+func TestGuard_ResumeNotDuringCheck(t *testing.T) {
+	cfg := testConfig()
+	cfg.AIIdleCheck.Enabled = true
+	h := newHarness(t, cfg)
+	h.work(5 * time.Second)
+	h.draw(limitScreen())
+	for h.now.Before(waitEnds.Add(-15 * time.Second)) {
+		h.advance(time.Second)
+		for len(h.checks) > 0 {
+			h.answer(CheckResult{Verdict: VerdictIdle}, nil)
+		}
+	}
+	h.wantDecision("waiting out usage limit")
+	for len(h.checks) == 0 {
+		h.advance(time.Second)
+	}
+	if !h.now.Before(waitEnds) {
+		t.Fatalf("no check ran before the wait's end\n%s", h.dump())
+	}
+	h.until(waitEnds.Add(time.Second))
+	h.wantState(AIChecking)
+	if n := h.resumes(h.start); n != 0 {
+		t.Fatalf("resume prompt typed during an AI check\n%s", h.dump())
+	}
+	if !strings.Contains(h.dump(), "usage limit over") {
+		t.Fatalf("the wait did not end\n%s", h.dump())
+	}
+}
