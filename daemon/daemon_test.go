@@ -65,11 +65,18 @@ type rig struct {
 	stop   context.CancelFunc
 	done   chan error
 	client *Client
+	d      *Daemon
 }
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	srv := tmuxtest.NewServer(t)
+	return newRigOn(t, tmuxtest.NewServer(t))
+}
+
+// newRigOn is newRig on a tmux server of the test's, which two rigs (two
+// daemons with their own paths) may share.
+func newRigOn(t *testing.T, srv *tmuxtest.Server) *rig {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "cmd") // short: the socket path must fit sun_path
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +107,7 @@ func (r *rig) start() {
 	r.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	d := New(Options{Paths: r.paths, ConfigPath: r.config, Version: "test", Env: func(k string) string { return r.env[k] }, Liveness: 200 * time.Millisecond})
-	r.stop, r.done = cancel, make(chan error, 1)
+	r.stop, r.done, r.d = cancel, make(chan error, 1), d
 	go func() { r.done <- d.Run(ctx) }()
 	r.t.Cleanup(r.stopDaemon)
 	r.client = NewClient(r.paths.Socket)

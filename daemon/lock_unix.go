@@ -53,19 +53,21 @@ func lockUser(path, socket string) (*os.File, error) {
 }
 
 // findRunning reads the user lock: the pid and socket of the daemon that
-// holds it. ok is false when no daemon holds it.
+// wrote it. ok is false when that process is gone. It does not take the
+// lock, not even shared for a moment: a daemon starting then would find it
+// held. The caller confirms with a request on the socket.
 func findRunning(path string) (info lockInfo, ok bool) {
 	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
 	if err != nil {
 		return lockInfo{}, false
 	}
 	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB); err == nil {
-		return lockInfo{}, false // nobody holds it
-	}
 	b := make([]byte, 4096)
 	n, _ := f.ReadAt(b, 0)
-	if json.Unmarshal(b[:n], &info) != nil || info.Socket == "" {
+	if json.Unmarshal(b[:n], &info) != nil || info.Socket == "" || info.PID <= 0 {
+		return lockInfo{}, false
+	}
+	if err := unix.Kill(info.PID, 0); err != nil && !errors.Is(err, unix.EPERM) {
 		return lockInfo{}, false
 	}
 	return info, true

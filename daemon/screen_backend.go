@@ -200,6 +200,13 @@ func (p *screenPane) persist(_ context.Context, profile string, sets []string) e
 	b := p.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if p.proc == nil {
+		// The window's program may not have been started when it was
+		// opened (a session made a moment ago).
+		if proc, ok := screen.WindowProcess(p.w); ok {
+			p.proc = &proc
+		}
+	}
 	path := b.d.opts.Paths.ScreenState
 	state, err := screen.LoadState(path)
 	if err != nil {
