@@ -59,6 +59,7 @@ func read(r io.Reader, name string, lim limits) (*Cast, error) {
 	sc.Buffer(make([]byte, 0, min(64<<10, lim.line)), lim.line)
 	c := &Cast{Name: name}
 	line := 0
+	header := false // the first line that is not blank is the header
 	var data int64
 	for sc.Scan() {
 		line++
@@ -66,16 +67,17 @@ func read(r io.Reader, name string, lim limits) (*Cast, error) {
 		if len(text) == 0 {
 			continue
 		}
-		if line == 1 {
+		if !header {
 			if len(text) > lim.header {
-				return nil, fmt.Errorf("%s:1: header of %d bytes is over the limit of %d", name, len(text), lim.header)
+				return nil, fmt.Errorf("%s:%d: header of %d bytes is over the limit of %d", name, line, len(text), lim.header)
 			}
 			if err := json.Unmarshal(text, &c.Header); err != nil {
-				return nil, fmt.Errorf("%s:1: header: %w", name, err)
+				return nil, fmt.Errorf("%s:%d: header: %w", name, line, err)
 			}
 			if err := lim.checkHeader(c.Header); err != nil {
-				return nil, fmt.Errorf("%s:1: %w", name, err)
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 			}
+			header = true
 			continue
 		}
 		if len(c.Events) == lim.events {
@@ -102,7 +104,7 @@ func read(r io.Reader, name string, lim limits) (*Cast, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
-	if line == 0 {
+	if !header {
 		return nil, fmt.Errorf("%s: empty recording", name)
 	}
 	return c, nil

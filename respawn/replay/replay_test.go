@@ -94,6 +94,8 @@ func TestRun_CycleAfterTurn(t *testing.T) {
 func TestRead_Errors(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"Empty", "", "empty recording"},
+		{"Blank", " \n\t\n", "x.cast: empty recording"},
+		{"HeaderAfterBlank", "\n{\"version\":2,\"width\":0,\"height\":24}\n", "x.cast:2: header: width 0"},
 		{"BadHeader", "{\"version\":2", "x.cast:1: header"},
 		{"Version", `{"version":1,"width":80,"height":24}`, "version 1"},
 		{"BadEvent", "{\"version\":2,\"width\":80,\"height\":24}\n[0.1, \"o\", \"a\"]\n[0.2, \"o\"]\n", "x.cast:3: event has 2 fields"},
