@@ -138,34 +138,6 @@ func firstDifference(a, b []byte) int {
 
 func around(b []byte, at int) []byte { return b[max(0, at-60):min(len(b), at+60)] }
 
-func FuzzStripANSI(f *testing.F) {
-	for _, tt := range stripTests {
-		f.Add([]byte(tt.in), uint16(len(tt.in)/2))
-	}
-	f.Add([]byte("\x1b]0;\x1b\x1b[\x1b[?\x9b\xc2"), uint16(3))
-	f.Fuzz(func(t *testing.T, in []byte, cut uint16) {
-		whole := stripInPieces(in)
-		if bytes.IndexByte(whole, esc) >= 0 {
-			t.Fatalf("output %q of %q holds ESC", whole, in)
-		}
-		at := int(cut) % (len(in) + 1)
-		if split := stripInPieces(in, at); !bytes.Equal(split, whole) {
-			t.Fatalf("cut at %d: %q, whole: %q (input %q)", at, split, whole, in)
-		}
-		if bytewise := stripInPieces(in, everyByte(len(in))...); !bytes.Equal(bytewise, whole) {
-			t.Fatalf("byte by byte: %q, whole: %q (input %q)", bytewise, whole, in)
-		}
-	})
-}
-
-func everyByte(n int) []int {
-	cuts := make([]int, 0, n)
-	for i := 1; i < n; i++ {
-		cuts = append(cuts, i)
-	}
-	return cuts
-}
-
 // TestVisibleRunes_MatchesDecoding compares the word-at-a-time count with
 // decoding rune by rune, on text made of the runes that matter at every
 // alignment.
@@ -175,25 +147,30 @@ func TestVisibleRunes_MatchesDecoding(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		text := []byte(strings.Join(rapid.SliceOfN(rapid.SampledFrom(runes), 0, 40).Draw(t, "runes"), ""))
 		got, rest := visibleRunes(text)
-		want := 0
-		whole := text[:len(text)-rest]
-		for i := 0; i < len(whole); {
-			r, size := utf8.DecodeRune(whole[i:])
-			if r == utf8.RuneError && size == 1 {
-				// A stray byte: a lead byte counts, a continuation byte not.
-				if whole[i] >= 0xc0 {
-					want++
-				}
-				i++
-				continue
-			}
-			if !unicode.IsSpace(r) && !unicode.IsControl(r) {
-				want++
-			}
-			i += size
-		}
-		if got != want {
+		if want := decodedVisibleRunes(text[:len(text)-rest]); got != want {
 			t.Fatalf("visibleRunes(%q) = %d, decoding counts %d", text, got, want)
 		}
 	})
+}
+
+// decodedVisibleRunes counts what visibleRunes counts, rune by rune: the
+// runes that are neither space nor control.
+func decodedVisibleRunes(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			// A stray byte: a lead byte counts, a continuation byte not.
+			if b[i] >= 0xc0 {
+				n++
+			}
+			i++
+			continue
+		}
+		if !unicode.IsSpace(r) && !unicode.IsControl(r) {
+			n++
+		}
+		i += size
+	}
+	return n
 }
