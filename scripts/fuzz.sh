@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# fuzz.sh runs every native Go fuzz target in the repository for SECONDS
+# each (default 5). The targets are what `go test -list '^Fuzz'` lists in
+# each package whose tests declare a Fuzz function, so a new target is
+# picked up by itself. An input that fails is written under its package's
+# testdata/fuzz/ (rerun it with the `go test -run` line printed); the
+# script goes on with the other targets and exits 1 at the end.
+#
+# Usage: scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-5}
+case "$seconds" in
+'' | *[!0-9]* | 0)
+	echo "usage: scripts/fuzz.sh [SECONDS], a whole number of seconds per target" >&2
+	exit 2
+	;;
+esac
+
+# Listing runs each package's test binary, so only the packages that may
+# hold a target are listed.
+mapfile -t dirs < <(grep -rlE --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git \
+	'^func Fuzz[A-Z0-9_]' . | xargs -r -n 1 dirname | sort -u)
+targets=()
+for dir in "${dirs[@]}"; do
+	list="$(go test -list '^Fuzz' "$dir")" # a package that does not build stops the script
+	for name in $(grep -E '^Fuzz' <<<"$list" || true); do
+		targets+=("$dir $name")
+	done
+done
+if [ ${#targets[@]} -eq 0 ]; then
+	echo "fuzz.sh: found no fuzz target" >&2
+	exit 1
+fi
+
+echo "fuzz.sh: ${#targets[@]} targets, ${seconds}s each"
+failed=()
+for target in "${targets[@]}"; do
+	read -r dir name <<<"$target"
+	echo "-- $name ($dir)"
+	# The progress lines are dropped; the result and any failure stay.
+	if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "${seconds}s" "$dir" 2>&1 |
+		{ grep -v '^fuzz: elapsed: ' || true; }; then
+		failed+=("$name ($dir)")
+	fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "fuzz.sh: failed: ${failed[*]}" >&2
+	exit 1
+fi
