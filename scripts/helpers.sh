@@ -11,8 +11,37 @@ get_tmux_option() {
 	fi
 }
 
+# display TEXT: shows TEXT on the status line as it is, through
+# format_literal. Newlines become spaces; the text is cut to 1000
+# characters, as tmux shows nothing of a message whose time expansion
+# passes 8 KiB.
 display() {
-	tmux display-message "$1"
+	local text="${1:0:1000}"
+	tmux display-message -- "$(format_literal "${text//$'\n'/ }")"
+}
+
+# format_literal TEXT: prints TEXT so that display-message shows it as is
+# (tmux 3.4's -l would skip only the first of the passes below). tmux
+# reads a message as a format: it expands strftime's % sequences, then
+# #{...} and the like, where '##' gives '#' but a run of '#' before '['
+# is kept; then it draws #[...] styles, where '##' gives '#' again. So '%'
+# is doubled, a '#' run before '[' is doubled and any other '#' is
+# quadrupled. A final ';' would end the command, so it is escaped.
+format_literal() {
+	local rest="$1" out="" seg run
+	rest="${rest//'%'/'%%'}"
+	while [[ "$rest" == *'['* ]]; do
+		seg="${rest%%'['*}"
+		rest="${rest#*'['}"
+		run="${seg##*[!#]}" # the '#'s right before the '['
+		seg="${seg%"$run"}"
+		out+="${seg//'#'/'####'}${run//'#'/'##'}["
+	done
+	out+="${rest//'#'/'####'}"
+	case "$out" in
+	*';') out="${out%';'}\\;" ;;
+	esac
+	printf '%s' "$out"
 }
 
 # tmux_version_ok: tmux 3.2 or newer (control-mode flow control).
