@@ -54,7 +54,7 @@ func (l limits) size(w, h int) error {
 	return nil
 }
 
-// header checks the header's version, size and timestamp.
+// checkHeader checks the header's version, size and timestamp.
 func (l limits) checkHeader(h Header) error {
 	if h.Version != 2 {
 		return fmt.Errorf("asciicast version %d, want 2", h.Version)
