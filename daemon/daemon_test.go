@@ -27,6 +27,8 @@ func TestMain(m *testing.M) {
 	case "hook":
 		hooks.Handle(os.Stdin, os.Getenv, time.Now())
 		os.Exit(0)
+	case "daemon":
+		os.Exit(daemonMain())
 	}
 	// Screen sessions of these tests live in a private SCREENDIR, away
 	// from whoever runs them.
@@ -75,7 +77,11 @@ func newRig(t *testing.T) *rig {
 
 // newRigOn is newRig on a tmux server of the test's, which two rigs (two
 // daemons with their own paths) may share.
-func newRigOn(t *testing.T, srv *tmuxtest.Server) *rig {
+func newRigOn(t *testing.T, srv *tmuxtest.Server) *rig { return setupRig(t, srv, false) }
+
+// setupRig makes a rig's paths and config, and starts its in-process
+// daemon unless noDaemon.
+func setupRig(t *testing.T, srv *tmuxtest.Server, noDaemon bool) *rig {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "cmd") // short: the socket path must fit sun_path
 	if err != nil {
@@ -98,7 +104,9 @@ func newRigOn(t *testing.T, srv *tmuxtest.Server) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, tmux: srv, paths: paths, env: env, config: config}
-	r.start()
+	if !noDaemon {
+		r.start()
+	}
 	return r
 }
 
