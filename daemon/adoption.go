@@ -48,6 +48,10 @@ func (d *Daemon) adoptOne(ctx context.Context, b backend, a adoptable) {
 	if d.lookup(a.req.Pane) != nil {
 		return // attached by a request since
 	}
+	if !b.stillEnabled(ctx, a.req.Pane) {
+		d.dropFailed(a.req.Pane, "no longer enabled")
+		return
+	}
 	err = a.err
 	if err == nil {
 		_, err = d.attachLocked(ctx, b, a.req, true)
@@ -95,6 +99,57 @@ func (d *Daemon) retryFailed(ctx context.Context) {
 		f.req.Pane = addr
 		d.adoptOne(ctx, b, adoptable{req: f.req})
 	}
+}
+
+// dropFailed forgets a failed adoption whose pane is gone or no longer
+// enabled.
+func (d *Daemon) dropFailed(addr, reason string) {
+	d.mu.Lock()
+	_, ok := d.failed[addr]
+	delete(d.failed, addr)
+	d.mu.Unlock()
+	if ok {
+		d.log.Info("pane not adopted is gone", "pane", addr, "reason", reason)
+		d.hub.publish(Event{At: time.Now(), Pane: addr, Kind: "detach", Reason: reason})
+	}
+}
+
+// pruneFailed drops, every Liveness, the failed adoptions whose panes are
+// no longer enabled: closed, or on a tmux server that restarted.
+func (d *Daemon) pruneFailed(ctx context.Context) {
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		tick := d.opts.Clock.NewTicker(d.opts.Liveness)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.Chan():
+			}
+			d.mu.Lock()
+			addrs := make([]string, 0, len(d.failed))
+			for addr := range d.failed {
+				addrs = append(addrs, addr)
+			}
+			d.mu.Unlock()
+			for _, addr := range addrs {
+				b, addr, err := d.backendFor(addr)
+				if err != nil {
+					continue
+				}
+				unlock, err := d.locks.lock(ctx, addr)
+				if err != nil {
+					return
+				}
+				if !b.stillEnabled(ctx, addr) {
+					d.dropFailed(addr, "no longer enabled")
+				}
+				unlock()
+			}
+		}
+	}()
 }
 
 // watchConfig retries failed adoptions whenever the config file changes.

@@ -25,6 +25,10 @@ type backend interface {
 	enabled(ctx context.Context) []adoptable
 	// forget removes a pane's persisted flag, for a pane no controller has.
 	forget(ctx context.Context, addr string)
+	// stillEnabled reports whether the pane at addr still carries its
+	// persisted flag: a tmux server restarted under the same name has a
+	// pane of the same id without one. Unsure is yes.
+	stillEnabled(ctx context.Context, addr string) bool
 	// showProblem tells a person at the pane that it is enabled but not
 	// controlled (tmux: the status line); problem "" clears it.
 	showProblem(ctx context.Context, addr, problem string)

@@ -127,6 +127,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.adopt(ctx)
 	close(d.adopted)
 	d.watchConfig(ctx)
+	d.pruneFailed(ctx)
 	// After adoption, so markers left while no daemon ran find their panes.
 	watcher := hooks.NewWatcher(d.opts.Paths.Spool, d, hooks.WatcherOptions{Logger: d.log})
 	if err := watcher.Start(ctx); err != nil {

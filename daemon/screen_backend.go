@@ -239,6 +239,15 @@ func (b *screenBackend) forget(_ context.Context, addr string) {
 	}
 }
 
+func (b *screenBackend) stillEnabled(_ context.Context, addr string) bool {
+	state, err := screen.LoadState(b.d.opts.Paths.ScreenState)
+	if err != nil {
+		return true
+	}
+	_, ok := state.Find(addr)
+	return ok
+}
+
 // showProblem has nowhere to show it: screen windows have no status
 // option. status and explain list the window with its problem.
 func (b *screenBackend) showProblem(context.Context, string, string) {}

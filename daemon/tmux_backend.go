@@ -262,6 +262,18 @@ func (b *tmuxBackend) forget(ctx context.Context, addr string) {
 	}
 }
 
+func (b *tmuxBackend) stillEnabled(ctx context.Context, addr string) bool {
+	srv, id, err := tmux.ParseAddress(addr)
+	if err != nil {
+		return false
+	}
+	v, ok, err := srv.PaneOption(ctx, id, tmux.OptionEnabled)
+	if errors.Is(err, tmux.ErrNoPane) || errors.Is(err, tmux.ErrNoServer) {
+		return false
+	}
+	return err != nil || ok && v != ""
+}
+
 // showProblem puts the problem on the pane's status line.
 func (b *tmuxBackend) showProblem(ctx context.Context, addr, problem string) {
 	srv, id, err := tmux.ParseAddress(addr)
