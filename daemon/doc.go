@@ -14,7 +14,20 @@
 // State that must survive the daemon lives with the panes: the tmux pane
 // option @codeman (the profile) and @codeman-set (--set values), and for
 // screen a state file under $XDG_STATE_HOME/codeman. A daemon that starts
-// adopts every such pane, so kill -9 and a restart lose nothing.
+// adopts every such pane, so kill -9 and a restart lose nothing; a pane it
+// cannot adopt stays listed with the reason and is retried when the config
+// file changes.
+//
+// Ownership. A pane has one canonical address (backend.canonical), and
+// everything that changes a pane's lifecycle (attach, detach, toggle,
+// adoption, the pane going away) runs under that address's lock
+// (addrLocks), so one pane never gets two controllers. The daemon writes
+// itself into the panes it controls (owner: @codeman-owner for tmux, a
+// flock per window for screen) and every key a controller sends first
+// checks that record (ownedTerminal): a second daemon, a stale controller
+// or a new tmux server behind the same socket is never typed into. One
+// daemon runs per user and host: its lock lives in the state dir, not in
+// the runtime dir, and names the socket it listens on.
 //
 // The package imports tmux, screen, hooks and respawn; nothing imports it
 // but cmd/codeman.
