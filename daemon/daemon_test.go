@@ -139,6 +139,9 @@ func (r *rig) stopDaemon() {
 // dump describes every pane: decisions, evidence and the screen.
 func (r *rig) dump() string {
 	var b strings.Builder
+	if r.client == nil {
+		return "no daemon started yet"
+	}
 	panes, err := r.client.Panes(context.Background())
 	if err != nil {
 		return "no status: " + err.Error()

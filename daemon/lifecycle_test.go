@@ -238,10 +238,10 @@ func (w *lifecycle) restartTmux(t *rapid.T) {
 	r := w.r
 	pid := strings.TrimSpace(r.tmux.Tmux("display-message", "-p", "#{pid}"))
 	r.tmux.Tmux("kill-server")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for syscall.Kill(atoi(pid), 0) == nil {
 		if time.Now().After(deadline) {
-			t.Fatalf("tmux server %s still runs 10s after kill-server", pid)
+			t.Fatalf("tmux server %s still runs 30s after kill-server", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -278,7 +278,7 @@ func (w *lifecycle) reopenWindow(t *rapid.T) {
 	reopened := time.Now()
 	scr("-X", "screen", "-t", "sim", "0", "env", "CODEMAN_TEST_ROLE=sim", "LANG=C.UTF-8", "TERM=xterm-256color",
 		exe, "--work", "1s", "--seed", "7", "--log", log, "--prompt", "hello")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for now, ok := screen.WindowProcess(win); !ok || now == old; now, ok = screen.WindowProcess(win) {
 		if time.Now().After(deadline) {
 			t.Fatal("the new window's program did not start")
