@@ -41,6 +41,11 @@ func explainCommand() *cli.Command {
 func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
 	s, ev := p.Status, p.Status.Evidence
 	fmt.Fprintf(w, "%s  %s\n", p.Target, p.Pane)
+	if p.Problem != "" {
+		_, err := fmt.Fprintf(w, "  not controlled since %s ago: %s\n  (enabled with profile %s; fix the cause, or codeman detach to forget it)\n",
+			since(now, p.ProblemAt), p.Problem, profileLabel(p.Profile))
+		return err
+	}
 	fmt.Fprintf(w, "  running   %s (profile %s, output via %s)\n", orDash(p.Command), profileLabel(p.Profile), p.Mode)
 	fmt.Fprintf(w, "  state     %s for %s, %d cycle(s)%s\n", s.State, since(now, s.Since), s.Cycles, pausedSuffix(s.Paused))
 	if s.Wait != "" {

@@ -118,3 +118,18 @@ func TestPrintStatusTable_ServersAndProblems(t *testing.T) {
 		t.Errorf("a single server is labelled:\n%s", out.String())
 	}
 }
+
+func TestPrintExplain_NotControlled(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	var b bytes.Buffer
+	p := daemon.PaneStatus{Pane: "tmux:/tmp/tmux-0/default:%3", Target: "tmux:/tmp/tmux-0/default:%3", Profile: "overnight",
+		Problem: "config.toml:3: completion_confirm: bad duration", ProblemAt: now.Add(-2 * time.Minute)}
+	if err := printExplain(&b, p, now); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"not controlled since 2m00s ago", "completion_confirm: bad duration", "profile overnight", "codeman detach"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("explain lacks %q:\n%s", want, b.String())
+		}
+	}
+}
