@@ -374,9 +374,11 @@ func builtinPatterns() []Pattern {
 		{Name: "usage_limit_hit", Kind: PatternUsageLimit, lit: " · resets ",
 			Re:  re(`\b(You['’]ve hit your [\w -]*limit · resets .+|You['’]re out of extra usage · resets .+)`),
 			Doc: "limit message: You've hit your 5-hour limit · resets 10:06pm (UTC) (captures 55-58)"},
-		{Name: "usage_limit_reached", Kind: PatternUsageLimit, lit: "Usage limit reached · ",
-			Re:  re(`\b(Usage limit reached · (?:limit resets|continuing automatically at) .+)`),
-			Doc: "limit notice: ⚠ Usage limit reached · limit resets 10:06pm (capture 55)"},
+		{Name: "usage_limit_reached", Kind: PatternUsageLimit, lit: "Usage limit reached ",
+			Re: re(`\b(Usage limit reached (?:again )?· (?:limit resets|continuing automatically at|set to continue automatically at) .+)`),
+			Doc: "limit notice: ⚠ Usage limit reached · limit resets 10:06pm (capture 55); the banner of 2.1.328 " +
+				"(· continuing automatically at 10:06pm · esc to cancel) and of 2.1.332 (· set to continue automatically at 1:56pm), " +
+				"also after a limit hit again (Usage limit reached again · …)"},
 		{Name: "usage_limit_legacy", Kind: PatternUsageLimit, lit: "limit ",
 			Re: re(`\b(\d+-hour limit reached ∙ resets .+|Claude AI usage limit reached\|\d+|` +
 				`Claude usage limit reached\. Your limit will reset at .+)`),

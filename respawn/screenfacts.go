@@ -29,10 +29,15 @@ type ScreenFacts struct {
 	// Input is the text in the prompt box, "" when it is empty or shows a
 	// placeholder. Typing into a box that holds text would append to it.
 	Input      string
-	APIError   string   // the latest turn's API error, "" if none
-	UsageLimit string   // the latest turn's usage-limit message, for FindUsageLimit; "" if none
-	Tokens     int64    // token counter of the status line, -1 if none
-	Evidence   []string // "pattern-name: matched row text", for explain
+	APIError   string // the latest turn's API error, "" if none
+	UsageLimit string // the latest turn's usage-limit message, for FindUsageLimit; "" if none
+	// AutoContinue is what the screen says of Claude Code's own continue
+	// at a usage limit: the footer's live rows first, else the latest
+	// turn's newest notice. Once it fired, the limit lines above its
+	// notice no longer count as UsageLimit.
+	AutoContinue AutoContinue
+	Tokens       int64    // token counter of the status line, -1 if none
+	Evidence     []string // "pattern-name: matched row text", for explain
 
 	dialog string // the pattern behind Dialog, for Blocker
 }
@@ -57,13 +62,14 @@ func (f ScreenFacts) Blocker() string {
 // Classify reads a rendered screen.
 func (p *Patterns) Classify(s Screen) ScreenFacts {
 	l := readLayout(s.Lines)
-	c := classifier{l: &l, f: ScreenFacts{Tokens: -1, PromptBox: l.box, Input: l.input()}}
+	c := classifier{l: &l, f: ScreenFacts{Tokens: -1, PromptBox: l.box, Input: l.input()}, passed: -1}
 	for _, i := range p.screen {
 		c.match(&p.list[i])
 	}
 	c.decideWorking()
 	c.decideTurnEnd()
 	c.decideDialogs()
+	c.decideAutoContinue()
 	c.decideFailures()
 	return c.f
 }
@@ -80,6 +86,10 @@ type classifier struct {
 	l    *layout
 	f    ScreenFacts
 	hits []hit
+	// passed is the row of the notice that Claude Code continued by
+	// itself after a usage limit, -1 if none: limit rows above it are
+	// history.
+	passed int
 }
 
 func (c *classifier) match(p *Pattern) {
@@ -184,9 +194,46 @@ func (c *classifier) decideDialogs() {
 	}
 }
 
+// decideAutoContinue reads Claude Code's own continue at a usage limit.
+// The footer shows its live state while it is armed or stale; otherwise
+// the newest notice of the latest turn tells. A "continued" notice makes
+// the limit and error rows above it history, and counts as the state only
+// when no limit or error row follows it.
+func (c *classifier) decideAutoContinue() {
+	for r := c.l.footerStart; r < len(c.l.rows) && c.l.box; r++ {
+		if a := autoContinueFooter(c.l.rows[r]); a != AutoContinueNone {
+			c.f.AutoContinue = a
+			c.f.Evidence = append(c.f.Evidence, "auto_continue_"+a.String()+": "+strings.TrimSpace(c.l.rows[r]))
+			return
+		}
+	}
+	for r := c.l.bodyEnd - 1; r > c.l.lastEcho; r-- {
+		a := autoContinueNotice(c.l.rows[r])
+		if a == AutoContinueNone {
+			continue
+		}
+		if a == AutoContinueFired {
+			c.passed = r
+			for _, h := range c.hits {
+				if (h.p.Kind == PatternUsageLimit || h.p.Kind == PatternAPIError) && h.row > r {
+					return // the limit or an error came after it
+				}
+			}
+		}
+		c.f.AutoContinue = a
+		c.f.Evidence = append(c.f.Evidence, "auto_continue_"+a.String()+": "+strings.TrimSpace(c.l.rows[r]))
+		return
+	}
+}
+
 // decideFailures reports the latest turn's API error and usage limit.
 func (c *classifier) decideFailures() {
-	errs := c.kind(PatternAPIError)
+	var errs []hit
+	for _, h := range c.kind(PatternAPIError) {
+		if h.row > c.passed { // older errors went with the limit Claude Code continued past
+			errs = append(errs, h)
+		}
+	}
 	newest := -1
 	for _, h := range errs {
 		if h.row > newest {
@@ -196,7 +243,11 @@ func (c *classifier) decideFailures() {
 	c.evidence(errs...)
 	if h, ok := c.usageLimit(); ok {
 		c.f.UsageLimit = h.value
-		c.evidence(c.kind(PatternUsageLimit)...)
+		for _, h := range c.kind(PatternUsageLimit) {
+			if h.row >= c.passed {
+				c.evidence(h)
+			}
+		}
 	}
 }
 
@@ -217,6 +268,9 @@ func (c *classifier) usageLimit() (hit, bool) {
 		return r
 	}
 	for _, h := range c.kind(PatternUsageLimit) {
+		if h.row < c.passed {
+			continue // Claude Code continued past this limit by itself
+		}
 		if !found || rank(h) > rank(best) || rank(h) == rank(best) && h.row > best.row {
 			best, found = h, true
 		}

@@ -90,6 +90,9 @@ func describeFacts(f ScreenFacts) string {
 	if f.UsageLimit != "" {
 		b = append(b, fmt.Sprintf("usage_limit=%q", f.UsageLimit))
 	}
+	if f.AutoContinue != AutoContinueNone {
+		b = append(b, "auto_continue="+f.AutoContinue.String())
+	}
 	if f.Tokens >= 0 {
 		b = append(b, fmt.Sprintf("tokens=%d", f.Tokens))
 	}

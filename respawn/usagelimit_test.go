@@ -55,6 +55,12 @@ func TestFindUsageLimit(t *testing.T) {
 			"You've hit your limit · resets 13pm (UTC)", time.Time{}},
 		{"TwentyFourHour", "You've hit your limit · resets 22:06 (UTC)", now,
 			"You've hit your limit · resets 22:06 (UTC)", time.Date(2026, 11, 29, 22, 6, 0, 0, utc)},
+		{"Banner2_1_328", "● Usage limit reached · continuing automatically at 10:06pm · esc to cancel", now,
+			"Usage limit reached · continuing automatically at 10:06pm · esc to cancel", time.Date(2026, 11, 29, 22, 6, 0, 0, utc)},
+		{"Banner2_1_332", "● Usage limit reached · set to continue automatically at 8pm", now,
+			"Usage limit reached · set to continue automatically at 8pm", time.Date(2026, 11, 29, 20, 0, 0, 0, utc)},
+		{"BannerAgain", "● Usage limit reached again · set to continue automatically at 8:05pm", now,
+			"Usage limit reached again · set to continue automatically at 8:05pm", time.Date(2026, 11, 29, 20, 5, 0, 0, utc)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,6 +113,11 @@ func TestFindUsageLimit_None(t *testing.T) {
 		"● API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later. (fake)",
 		"     /upgrade to increase your usage limit.",
 		"● Automatic continue cancelled · /rate-limit-options to re-arm",
+		"● Automatic continue cancelled · /rate-limit-options to wait again",
+		"● Usage limit reset · Continuing automatically",
+		"● Usage limit has reset · Press enter to continue",
+		"    Continuing automatically at 8pm · Esc to cancel",
+		"    Continuing shortly · Esc to cancel",
 	} {
 		if got, ok := FindUsageLimit(text, time.Now()); ok {
 			t.Errorf("FindUsageLimit(%q) = %+v", text, got)

@@ -1,0 +1,56 @@
+package respawn
+
+import (
+	"testing"
+)
+
+// TestClassify_AutoContinue reads Claude Code's own continue at a usage
+// limit, on real screens and on screens built from their rows.
+func TestClassify_AutoContinue(t *testing.T) {
+	p := DefaultPatterns()
+	firedThenError := screenOf("❯ keep going", rowLimitHit, rowLimitBanner, rowAutoContinued,
+		"● API Error: 529 Overloaded (fake).", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	tests := []struct {
+		name   string
+		screen Screen
+		want   string // describeFacts
+	}{
+		{"Armed", Screen{Lines: armedScreen(rowArmedAt)},
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 8pm (UTC)" auto_continue=armed`},
+		{"ArmedAfterReset", Screen{Lines: armedScreen(rowArmedShortly)},
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 8pm (UTC)" auto_continue=armed`},
+		// The limit rows stay in the latest turn (Claude Code's prompt is
+		// not echoed), but they are history now.
+		{"FiredAndDone", Screen{Lines: autoContinuedScreen()}, "completion prompt_box auto_continue=fired"},
+		{"FiredWorking", Screen{Lines: autoContinueWorkingScreen()}, "working prompt_box auto_continue=fired"},
+		{"FiredThenError", Screen{Lines: firedThenError}, `prompt_box api_error="API Error: 529 Overloaded (fake)."`},
+		{"Older2_1_328", screenFixture(t, "55-oauth-usage-limit.txt"),
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 10:06pm (UTC)" auto_continue=armed`},
+		{"Cancelled2_1_328", screenFixture(t, "56-oauth-usage-limit-esc.txt"),
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 10:06pm (UTC)" auto_continue=off`},
+		{"Stale", Screen{Lines: screenOf("❯ keep going", rowLimitHit, rowLimitBanner, "● Usage limit has reset · Press enter to continue",
+			"", rowRule, rowPrompt, rowRule, "  ⚠ Your usage limit has reset", "    Press enter to continue", rowFooterIdle)},
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 8pm (UTC)" auto_continue=stale`},
+		{"NoBoxNoFooter", Screen{Lines: screenOf("❯ keep going", rowLimitHit, "", rowLimitNotice, rowArmedAt)},
+			`usage_limit="You've hit your 5-hour limit · resets 8pm (UTC)"`},
+		{"Menu", screenFixture(t, "57-oauth-weekly-limit.txt"),
+			`dialog=limit_menu usage_limit="You've hit your weekly limit · resets Dec 2, 7:07pm (UTC)"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := p.Classify(tt.screen)
+			if got := describeFacts(f); got != tt.want {
+				t.Errorf("facts = %s\nwant    %s\nevidence %q", got, tt.want, f.Evidence)
+			}
+		})
+	}
+}
+
+func TestAutoContinue_String(t *testing.T) {
+	for a, want := range map[AutoContinue]string{AutoContinueNone: "none", AutoContinueArmed: "armed", AutoContinueFired: "fired",
+		AutoContinueStale: "stale", AutoContinueOff: "off", 9: "unknown", -1: "unknown"} {
+		if got := a.String(); got != want {
+			t.Errorf("AutoContinue(%d) = %q, want %q", int(a), got, want)
+		}
+	}
+}
