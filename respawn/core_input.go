@@ -43,6 +43,7 @@ func (c *Core) Output(now time.Time, chunk []byte) {
 		c.onCompletion(now)
 	case f.Working:
 		c.onWorking(now, "working output")
+		c.continuedByItself(now, now, "working output")
 	case f.Visible > 2:
 		c.onActivity(now)
 	}
@@ -137,6 +138,10 @@ func (c *Core) Screen(now time.Time, s Screen) {
 	}
 	if c.facts.Working && c.screenFresh() {
 		c.onWorking(now, "screen shows Claude working")
+		c.continuedByItself(now, now, "screen shows Claude working")
+	}
+	if c.facts.AutoContinue == AutoContinueFired {
+		c.continuedByItself(now, s.At, "screen shows Claude Code's own continue")
 	}
 	for t, waiting := range c.waitingScreen {
 		if waiting {
@@ -209,6 +214,7 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 	switch h.Kind {
 	case HookStop:
 		c.hooks.clearDialogs()
+		c.continuedByItself(now, h.At, "Stop hook")
 		if h.Background > 0 {
 			c.hooks.background = h.Background
 			c.decide(now, DecisionWait, fmt.Sprintf("Stop with %d background task(s) running: Claude goes on when they report", h.Background))
@@ -224,9 +230,11 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 		c.hooks.clearDialogs()
 		c.hooks.background, c.hooks.promptAt = 0, h.At
 		c.onWorking(now, "prompt submitted (hook)")
+		c.continuedByItself(now, h.At, "prompt submitted (hook "+h.Event+")")
 	case HookToolStarted:
 		c.hooks.clearDialogs()
 		c.onWorking(now, "tool "+h.Tool+" started (hook)")
+		c.continuedByItself(now, h.At, "tool "+h.Tool+" started (hook)")
 	case HookToolFinished:
 		c.hooks.permission = time.Time{}
 		c.lastWorking = latest(c.lastWorking, now)

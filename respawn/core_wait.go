@@ -7,11 +7,23 @@ import (
 
 // waitState is a usage limit or a failed turn being waited out.
 type waitState struct {
-	kind   string // "usage limit" or "API error"; "" when not waiting
-	until  time.Time
-	line   string // what the screen or hook said
-	waited string // the last line waited out, so an old line on screen does not start a new wait
+	kind    string // "usage limit" or "API error"; "" when not waiting
+	since   time.Time
+	until   time.Time
+	resetAt time.Time // a usage limit's reset, as read (until less usage_limit_margin)
+	line    string    // what the screen or hook said
+	waited  string    // the last line waited out, so an old line on screen does not start a new wait
 }
+
+// autoContinueGrace is how long after a usage limit's reset (or after the
+// wait began, when that is later) codeman leaves the resume to Claude
+// Code's own continue while the screen says it is armed. Claude Code sends
+// it 30 to 90 s after the reset (a random delay of its own), and when it
+// hits the limit again at least 1, then 5 minutes after the last try. A
+// prompt typed before disarms it, so typing while it is armed would race
+// it; past the grace it is taken as lost, and the resume prompt, which
+// disarms it, is typed.
+const autoContinueGrace = 6 * time.Minute
 
 func (w *waitState) active() bool { return w.kind != "" }
 
@@ -25,15 +37,22 @@ func (c *Core) startWaitIfLimited(now time.Time) bool {
 	if c.wait.active() {
 		return false
 	}
+	failed := c.hooks.turnFailedAt.After(c.hooks.promptAt) && c.hooks.turnFailedAt.After(c.stepSentAt)
+	if failed && c.facts.UsageLimit == c.wait.waited {
+		// A failed turn since the last prompt makes the line news although
+		// it reads as the one waited out before: Claude Code continued by
+		// itself (its prompt is not echoed) and hit the same limit again.
+		c.wait.waited = ""
+	}
 	if line := c.facts.UsageLimit; line != "" && line != c.wait.waited {
-		until := now.Add(time.Hour) // no reset time given
+		reset := now.Add(time.Hour) // no reset time given
 		if ul, ok := FindUsageLimit(c.screen.Text(), now); ok && !ul.ResetAt.IsZero() {
-			until = ul.ResetAt
+			reset = ul.ResetAt
 		}
-		c.startWait(now, "usage limit", until.Add(c.cfg.UsageLimitMargin), line)
+		c.startWait(now, "usage limit", reset.Add(c.cfg.UsageLimitMargin), line)
+		c.wait.resetAt = reset
 		return true
 	}
-	failed := c.hooks.turnFailedAt.After(c.hooks.promptAt) && c.hooks.turnFailedAt.After(c.stepSentAt)
 	if line := c.facts.APIError; failed || (line != "" && line != c.wait.waited) {
 		if line == "" {
 			line = "turn failed: " + c.hooks.turnFailed
@@ -46,7 +65,7 @@ func (c *Core) startWaitIfLimited(now time.Time) bool {
 }
 
 func (c *Core) startWait(now time.Time, kind string, until time.Time, line string) {
-	c.wait = waitState{kind: kind, until: until, line: line, waited: line}
+	c.wait = waitState{kind: kind, since: now, until: until, line: line, waited: line}
 	c.hooks.turnFailedAt = time.Time{}
 	c.t.arm(tResume, until)
 	c.record(Decision{At: now, Kind: DecisionWait, Reason: c.wait.describe() + "; no cycle"})
@@ -55,7 +74,8 @@ func (c *Core) startWait(now time.Time, kind string, until time.Time, line strin
 }
 
 // onResume: a wait is over. If Claude has not continued by itself, the
-// resume prompt is typed once.
+// resume prompt is typed once; while Claude Code's own continue is armed,
+// it is left to that until autoContinueGrace after the reset.
 func (c *Core) onResume(now time.Time) {
 	if !c.wait.active() {
 		return
@@ -67,6 +87,9 @@ func (c *Core) onResume(now time.Time) {
 	switch {
 	case c.facts.Working:
 		c.endWait(now, kind+" over: Claude continued by itself")
+		return
+	case c.facts.AutoContinue == AutoContinueFired:
+		c.endWait(now, kind+" over: Claude continued by itself (Claude Code's own continue)")
 		return
 	case c.blocker(now) != "":
 		c.veto(now, kind+" over, but "+c.blocker(now))
@@ -84,6 +107,17 @@ func (c *Core) onResume(now time.Time) {
 		c.decide(now, DecisionWait, "new usage limit: "+c.wait.describe())
 		return
 	}
+	if kind == "usage limit" && c.facts.AutoContinue == AutoContinueArmed {
+		if grace := latest(c.wait.resetAt, c.wait.since).Add(autoContinueGrace); now.Before(grace) {
+			c.wait.until = grace
+			c.t.arm(tResume, grace)
+			c.decide(now, DecisionWait, "usage limit over, but Claude Code's own continue is armed: "+
+				"it continues by itself; typing nothing before "+grace.Format("15:04:05"))
+			return
+		}
+		c.decide(now, DecisionWait, fmt.Sprintf("Claude Code's own continue is still armed %s after the reset: taken as lost",
+			now.Sub(c.wait.resetAt).Round(time.Second)))
+	}
 	c.endWait(now, kind+" over")
 	if c.cfg.ResumePrompt == "" || c.state != Watching || !c.facts.PromptBox || c.facts.Input != "" {
 		return
@@ -100,4 +134,14 @@ func (c *Core) endWait(now time.Time, why string) {
 	c.t.stop(tResume)
 	c.decide(now, DecisionWait, why)
 	c.setStatus()
+}
+
+// continuedByItself ends a wait when Claude worked after it began (at is
+// when the evidence was made): Claude Code continued on its own, or a
+// person did, and a resume prompt now would be a second one.
+func (c *Core) continuedByItself(now, at time.Time, why string) {
+	if !c.wait.active() || !at.After(c.wait.since) {
+		return
+	}
+	c.endWait(now, c.wait.kind+" over: Claude continued by itself ("+why+")")
 }
