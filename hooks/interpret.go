@@ -16,7 +16,18 @@ const (
 	// your permission".
 	planApprovalText = "approval for the plan"
 	// taskRunning is a background task's status while it still works.
+	// Every kind counts: a subagent, a shell, and from 2.1.329 on a
+	// Monitor's script (kind "monitor"; earlier versions said "shell"),
+	// since Claude goes on when any of them reports.
 	taskRunning = "running"
+	// quotaAutoResumeFired is the Notification Claude Code sends when its
+	// own continue at a usage limit starts a turn ("Usage limit reset —
+	// Claude is continuing your task"), right before that turn's
+	// UserPromptSubmit. Its siblings quota_auto_resume_stale and
+	// quota_auto_resume_disabled say Claude will not continue by itself;
+	// they carry no signal: the screen says the same, and the resume
+	// prompt is codeman's to type then anyway.
+	quotaAutoResumeFired = "quota_auto_resume_fired"
 )
 
 // Interpret turns a marker into the signal the controller of its pane gets.
@@ -54,6 +65,11 @@ func hookKind(m Marker) respawn.HookKind {
 		return respawn.HookPromptSubmitted
 	case "PreToolUse":
 		return preToolKind(m.Tool)
+	case "PreSkillShellCommand":
+		// Claude Code 2.1.332 is about to run a shell command written in a
+		// skill that is being loaded (tool_name Bash or PowerShell): a turn
+		// is under way. No PostToolUse follows it.
+		return respawn.HookToolStarted
 	case "PostToolUse":
 		if m.Tool == toolAskUserQuestion {
 			return respawn.HookQuestionAnswered
@@ -86,6 +102,10 @@ func notificationKind(m Marker) respawn.HookKind {
 		return respawn.HookPermissionPrompt
 	case "elicitation_dialog":
 		return respawn.HookElicitation
+	case quotaAutoResumeFired:
+		// Claude continues by itself: a turn starts, and codeman types no
+		// resume prompt.
+		return respawn.HookPromptSubmitted
 	}
 	return 0
 }

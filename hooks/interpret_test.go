@@ -47,6 +47,11 @@ func TestInterpret(t *testing.T) {
 		{"MessageDisplay", hooks.Marker{Event: "MessageDisplay"}, 0, 0},
 		{"InstructionsLoaded", hooks.Marker{Event: "InstructionsLoaded"}, 0, 0},
 		{"SubagentStop", hooks.Marker{Event: "SubagentStop", BackgroundTasks: []string{"running"}}, 0, 0},
+		{"PreSkillShellCommand", hooks.Marker{Event: "PreSkillShellCommand", Tool: "Bash"}, respawn.HookToolStarted, 0},
+		{"AutoResumeFired", hooks.Marker{Event: "Notification", NotificationType: "quota_auto_resume_fired",
+			Message: "Usage limit reset — Claude is continuing your task"}, respawn.HookPromptSubmitted, 0},
+		{"AutoResumeStale", hooks.Marker{Event: "Notification", NotificationType: "quota_auto_resume_stale"}, 0, 0},
+		{"AutoResumeDisabled", hooks.Marker{Event: "Notification", NotificationType: "quota_auto_resume_disabled"}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
