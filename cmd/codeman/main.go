@@ -44,6 +44,7 @@ func newApp() *cli.App {
 			recordCommand(),
 			demoCommand(),
 			configCommand(),
+			doctorCommand(),
 			versionCommand(),
 			simClaudeCommand(),
 		},
