@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -52,7 +51,9 @@ func (f fakeFS) stat(path string) (fs.FileInfo, error) {
 	return nil, &fs.PathError{Op: "lstat", Path: path, Err: fs.ErrNotExist}
 }
 
-func privateDir(path string) fakeInfo { return fakeInfo{name: path, mode: fs.ModeDir | 0o700, uid: fakeUID} }
+func privateDir(path string) fakeInfo {
+	return fakeInfo{name: path, mode: fs.ModeDir | 0o700, uid: fakeUID}
+}
 
 // fakeScreen answers screen -v.
 type fakeScreen string
@@ -106,7 +107,7 @@ func healthyMachine() *fakeMachine {
 			"/tmp/codeman-1000":            privateDir("codeman-1000"),
 			"/tmp/codeman-1000/claims":     privateDir("claims"),
 			// The screen lock dir is made on first use.
-			"/home/u/.local/state/codeman":       {name: "codeman", mode: fs.ModeDir | 0o755, uid: fakeUID},
+			"/home/u/.local/state/codeman":        {name: "codeman", mode: fs.ModeDir | 0o755, uid: fakeUID},
 			"/home/u/.config/codeman/config.toml": {name: "config.toml", mode: 0o644, uid: fakeUID},
 		},
 		hooks: hooks.StatusReport{SettingsPath: "/home/u/.claude/settings.json", Exists: true, Installed: []hooks.InstalledEntry{
@@ -220,5 +221,3 @@ func dumpReport(rep DoctorReport) string {
 	}
 	return b.String()
 }
-
-var errFake = errors.New("fake failure")

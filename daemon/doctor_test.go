@@ -112,7 +112,10 @@ func TestDoctor_Hooks(t *testing.T) {
 	}{
 		{"NotInstalled", func(r *hooks.StatusReport) error { r.Installed = nil; return nil },
 			VerdictWarn, []string{"not installed in /home/u/.claude/settings.json", "codeman hooks install"}},
-		{"OtherBinary", func(r *hooks.StatusReport) error { r.Installed[1].Program, r.Installed[1].Current = "/opt/codeman", false; return nil },
+		{"OtherBinary", func(r *hooks.StatusReport) error {
+			r.Installed[1].Program, r.Installed[1].Current = "/opt/codeman", false
+			return nil
+		},
 			VerdictWarn, []string{"run /opt/codeman, not this binary (" + fakeBinary + ")", "codeman hooks install"}},
 		{"NotExecutable", func(r *hooks.StatusReport) error {
 			r.Installed[0].Program, r.Installed[0].Executable, r.Installed[0].Current = "/gone/codeman", false, false
