@@ -286,16 +286,3 @@ func (d *Daemon) hookWatcher() *hooks.Watcher {
 	defer d.mu.Unlock()
 	return d.watcher
 }
-
-// sendTiming turns the config's send_pause and enter_retries, where zero
-// means none, into terminal options, where zero means the default.
-func sendTiming(t respawn.TmuxConfig) (pause time.Duration, retries int) {
-	pause, retries = t.SendPause, t.EnterRetries
-	if pause == 0 {
-		pause = -1
-	}
-	if retries == 0 {
-		retries = -1
-	}
-	return pause, retries
-}

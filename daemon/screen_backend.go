@@ -76,12 +76,12 @@ func (b *screenBackend) open(ctx context.Context, addr string, file *respawn.Fil
 		return nil, err
 	}
 	sp := &screenPane{b: b, w: w, poller: poller, interval: file.Screen.PollInterval, proc: proc}
-	pause, retries := sendTiming(file.Tmux)
+	timing := file.Screen.SendTiming()
 	b.d.wg.Add(1)
 	go b.watch(addr, poller)
 	return &opened{
 		target:    fmt.Sprintf("screen %s:%s", w.Session, w.Window),
-		term:      screen.NewWindowTerminal(w, screen.TerminalOptions{SendPause: pause, EnterRetries: retries}),
+		term:      screen.NewWindowTerminal(w, screen.TerminalOptions{Timing: &timing}),
 		subscribe: poller.Subscribe,
 		backend:   sp,
 	}, nil

@@ -91,8 +91,8 @@ func (b *tmuxBackend) open(ctx context.Context, addr string, file *respawn.File,
 	tp.current.Store(info.Command)
 	// Commands go over the session's control connection: a tmux process
 	// per command costs 3 ms each on the path to the first key.
-	pause, retries := sendTiming(file.Tmux)
-	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{SendPause: pause, EnterRetries: retries, Runner: client})
+	timing := file.Tmux.SendTiming()
+	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{Timing: &timing, Runner: client})
 	tp.term = term
 	b.watchServer(info.Server, info.ServerPID)
 	if err := b.rememberServer(info.Server.Socket); err != nil {

@@ -59,6 +59,17 @@ type ScreenConfig struct {
 	// PollInterval is how often a window's hardcopy is read, 200ms..10s.
 	// Default 1s.
 	PollInterval time.Duration
+	// SendPause and EnterRetries are as in [tmux], for screen windows.
+	SendPause    time.Duration
+	EnterRetries int
+}
+
+// SendTiming returns how text is typed into a screen window: a hardcopy
+// is read at most every 200ms, so the screen is looked at no faster.
+func (s ScreenConfig) SendTiming() SendTiming {
+	t := DefaultSendTiming()
+	t.Pause, t.EnterRetries = s.SendPause, s.EnterRetries
+	return t
 }
 
 // TmuxConfig is the [tmux] table.
@@ -69,6 +80,13 @@ type TmuxConfig struct {
 	// EnterRetries is how often Enter is pressed again when the screen did
 	// not change, 0..10. Default 3.
 	EnterRetries int
+}
+
+// SendTiming returns how text is typed into a tmux pane.
+func (t TmuxConfig) SendTiming() SendTiming {
+	st := DefaultSendTiming()
+	st.Pause, st.EnterRetries = t.SendPause, t.EnterRetries
+	return st
 }
 
 // ChecksConfig is the [checks] table.
@@ -83,8 +101,8 @@ type ChecksConfig struct {
 // Defaults of the backend tables.
 const (
 	DefaultScreenPollInterval  = 1 * time.Second
-	DefaultTmuxSendPause       = 100 * time.Millisecond
-	DefaultTmuxEnterRetries    = 3
+	DefaultTmuxSendPause       = DefaultSendPause
+	DefaultTmuxEnterRetries    = DefaultEnterRetries
 	DefaultMaxConcurrentChecks = 2
 )
 
@@ -97,7 +115,7 @@ func DefaultFile() *File {
 	return &File{
 		Respawn:  DefaultConfig(),
 		Profiles: map[string]Config{},
-		Screen:   ScreenConfig{PollInterval: DefaultScreenPollInterval},
+		Screen:   ScreenConfig{PollInterval: DefaultScreenPollInterval, SendPause: DefaultSendPause, EnterRetries: DefaultEnterRetries},
 		Tmux:     TmuxConfig{SendPause: DefaultTmuxSendPause, EnterRetries: DefaultTmuxEnterRetries},
 		Checks:   ChecksConfig{MaxConcurrent: DefaultMaxConcurrentChecks},
 	}

@@ -99,7 +99,7 @@ func TestParseFile_FullSetsEveryKey(t *testing.T) {
 	if f.Respawn != want {
 		t.Errorf("Respawn = %+v\nwant %+v", f.Respawn, want)
 	}
-	if want := (respawn.ScreenConfig{PollInterval: 500 * time.Millisecond}); f.Screen != want {
+	if want := (respawn.ScreenConfig{PollInterval: 500 * time.Millisecond, SendPause: 300 * time.Millisecond}); f.Screen != want {
 		t.Errorf("Screen = %+v, want %+v", f.Screen, want)
 	}
 	if want := (respawn.TmuxConfig{SendPause: 250 * time.Millisecond, EnterRetries: 5}); f.Tmux != want {
@@ -109,8 +109,8 @@ func TestParseFile_FullSetsEveryKey(t *testing.T) {
 		t.Errorf("Checks = %+v, want %+v", f.Checks, want)
 	}
 	wantPatterns := []respawn.PatternSpec{
-		{Name: "my-busy-marker", Kind: "working", Scope: "screen", Regexp: `Compiling \d+ crates`, Line: 53},
-		{Name: "deploy-question", Kind: "question", Scope: "screen", Regexp: `Deploy to (staging|prod)\?`, Line: 59},
+		{Name: "my-busy-marker", Kind: "working", Scope: "screen", Regexp: `Compiling \d+ crates`, Line: 55},
+		{Name: "deploy-question", Kind: "question", Scope: "screen", Regexp: `Deploy to (staging|prod)\?`, Line: 61},
 	}
 	if !reflect.DeepEqual(f.Patterns, wantPatterns) {
 		t.Errorf("Patterns = %+v\nwant %+v", f.Patterns, wantPatterns)

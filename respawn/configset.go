@@ -59,6 +59,8 @@ func checkFields(table string, check func(*Config) *CheckConfig) []keyField[Conf
 
 var screenFields = []keyField[ScreenConfig]{
 	{"poll_interval", func(s *ScreenConfig) any { return &s.PollInterval }},
+	{"send_pause", func(s *ScreenConfig) any { return &s.SendPause }},
+	{"enter_retries", func(s *ScreenConfig) any { return &s.EnterRetries }},
 }
 
 var tmuxFields = []keyField[TmuxConfig]{

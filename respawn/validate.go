@@ -80,7 +80,11 @@ func checkProblem(table string, c CheckConfig) *keyProblem {
 func (s ScreenConfig) Validate() error { return problemError(s.problem()) }
 
 func (s ScreenConfig) problem() *keyProblem {
-	return durationProblem("poll_interval", s.PollInterval, minPollInterval, maxPollInterval)
+	return firstProblem(
+		durationProblem("poll_interval", s.PollInterval, minPollInterval, maxPollInterval),
+		durationProblem("send_pause", s.SendPause, 0, maxSendPause),
+		intProblem("enter_retries", s.EnterRetries, 0, maxEnterRetries),
+	)
 }
 
 // Validate returns the first invalid key of [tmux].

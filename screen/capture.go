@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/codeman-dev/codeman/respawn"
 )
 
 // DefaultCaptureTimeout is how long a hardcopy may take to appear once
@@ -125,7 +127,7 @@ func (c *capturer) waitComplete(ctx context.Context, path string, height int) er
 		if !now.Before(deadline) {
 			return errCaptureTimeout
 		}
-		if err := sleepCtx(ctx, c.clock, wait); err != nil {
+		if err := respawn.Sleep(ctx, c.clock, wait); err != nil {
 			return err
 		}
 		wait = min(2*wait, captureMaxWait)
@@ -179,16 +181,4 @@ func trimAppendHeader(b []byte) []byte {
 	}
 	_, rest, _ := bytes.Cut(b, []byte{'\n'})
 	return rest
-}
-
-// sleepCtx waits d on clock, or until ctx is done.
-func sleepCtx(ctx context.Context, clock clockwork.Clock, d time.Duration) error {
-	timer := clock.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.Chan():
-		return nil
-	}
 }

@@ -16,28 +16,11 @@ import (
 
 var _ respawn.Terminal = (*WindowTerminal)(nil)
 
-// Sending defaults (DESIGN.md §6).
-const (
-	// DefaultSendPause is the pause between pasting text and pressing
-	// Enter: Claude's input needs them as separate events. 100ms.
-	DefaultSendPause = 100 * time.Millisecond
-	// DefaultEnterRetries is how often Enter is pressed again when the
-	// screen did not change after it. 3.
-	DefaultEnterRetries = 3
-	// DefaultVerifyTimeout is how long the screen may take to change
-	// after one Enter. 1s.
-	DefaultVerifyTimeout = time.Second
-	// DefaultVerifyInterval is how often the window is captured while
-	// waiting for that change. 200ms.
-	DefaultVerifyInterval = 200 * time.Millisecond
-)
-
 // TerminalOptions tunes a WindowTerminal. Zero values mean the defaults.
 type TerminalOptions struct {
-	SendPause      time.Duration // pause between text and Enter; 0 means 100ms, negative means none
-	EnterRetries   int           // extra Enter presses when the screen does not change; 0 means 3, negative means none
-	VerifyTimeout  time.Duration // wait for a change after each Enter; default 1s
-	VerifyInterval time.Duration // capture interval while waiting; default 200ms
+	// Timing is how Submit types and verifies; nil means
+	// respawn.DefaultSendTiming.
+	Timing         *respawn.SendTiming
 	CaptureTimeout time.Duration // wait for each hardcopy; default 2s
 	TempDir        string        // where private files for hardcopies and pastes go; default os.TempDir()
 	Runner         Runner        // default ExecRunner
@@ -45,23 +28,9 @@ type TerminalOptions struct {
 }
 
 func (o TerminalOptions) withDefaults() TerminalOptions {
-	switch {
-	case o.SendPause == 0:
-		o.SendPause = DefaultSendPause
-	case o.SendPause < 0:
-		o.SendPause = 0
-	}
-	switch {
-	case o.EnterRetries == 0:
-		o.EnterRetries = DefaultEnterRetries
-	case o.EnterRetries < 0:
-		o.EnterRetries = 0
-	}
-	if o.VerifyTimeout <= 0 {
-		o.VerifyTimeout = DefaultVerifyTimeout
-	}
-	if o.VerifyInterval <= 0 {
-		o.VerifyInterval = DefaultVerifyInterval
+	if o.Timing == nil {
+		t := respawn.DefaultSendTiming()
+		o.Timing = &t
 	}
 	if o.CaptureTimeout <= 0 {
 		o.CaptureTimeout = DefaultCaptureTimeout
@@ -104,8 +73,8 @@ func (t *WindowTerminal) Window() Window { return t.w }
 func (t *WindowTerminal) Address() string { return t.w.Address() }
 
 // Submit pastes text, pauses, presses Enter as its own command and checks
-// that the screen changed, pressing Enter again up to EnterRetries times.
-// Text with a newline is pasted as one bracketed paste (see pasteData).
+// that the screen changed (respawn.Submit). Text with a newline is pasted
+// as one bracketed paste (see pasteData).
 func (t *WindowTerminal) Submit(ctx context.Context, text string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -118,16 +87,27 @@ func (t *WindowTerminal) Submit(ctx context.Context, text string) error {
 	// directory that cannot be removed is left in TempDir; the send's own
 	// result is what the caller needs.
 	defer op.close()
-	if err := t.paste(ctx, op, text); err != nil {
-		return fmt.Errorf("submit to %s: %w", t.w.Address(), err)
-	}
-	if err := sleepCtx(ctx, t.opts.Clock, t.opts.SendPause); err != nil {
-		return fmt.Errorf("submit to %s: %w", t.w.Address(), err)
-	}
-	if err := t.pressEnterVerified(ctx, op); err != nil {
+	if err := respawn.Submit(ctx, windowKeys{t, op}, text, *t.opts.Timing, t.opts.Clock); err != nil {
 		return fmt.Errorf("submit to %s: %w", t.w.Address(), err)
 	}
 	return nil
+}
+
+// windowKeys gives respawn.Submit the window's primitives for one call.
+type windowKeys struct {
+	t  *WindowTerminal
+	op *capturer
+}
+
+func (k windowKeys) Type(ctx context.Context, text string) error { return k.t.paste(ctx, k.op, text) }
+
+func (k windowKeys) Press(ctx context.Context, key respawn.Key) error { return k.t.sendKey(ctx, key) }
+
+func (k windowKeys) Look(ctx context.Context) ([]byte, error) {
+	if err := k.t.learnSize(ctx); err != nil {
+		return nil, err
+	}
+	return k.op.capture(ctx, k.t.height)
 }
 
 // begin makes the private directory for one call's files.
@@ -197,55 +177,6 @@ func pasteData(text string) []byte {
 	out = append(out, pasteStart...)
 	out = append(out, b...)
 	return append(out, pasteEnd...)
-}
-
-// pressEnterVerified presses Enter until the screen differs from how it
-// looked before the first press.
-func (t *WindowTerminal) pressEnterVerified(ctx context.Context, op *capturer) error {
-	if err := t.learnSize(ctx); err != nil {
-		return err
-	}
-	b, err := op.capture(ctx, t.height)
-	if err != nil {
-		return err
-	}
-	before := bytes.Clone(b)
-	presses := 1 + t.opts.EnterRetries
-	for i := 0; i < presses; i++ {
-		if err := t.sendKey(ctx, respawn.KeyEnter); err != nil {
-			return err
-		}
-		changed, err := t.waitForChange(ctx, op, before)
-		if err != nil {
-			return err
-		}
-		if changed {
-			return nil
-		}
-	}
-	return fmt.Errorf("text pasted, but the screen did not change after %d Enter presses %s apart",
-		presses, t.opts.VerifyTimeout)
-}
-
-// waitForChange captures the window until it differs from before or
-// VerifyTimeout has passed.
-func (t *WindowTerminal) waitForChange(ctx context.Context, op *capturer, before []byte) (bool, error) {
-	deadline := t.opts.Clock.Now().Add(t.opts.VerifyTimeout)
-	for {
-		if err := sleepCtx(ctx, t.opts.Clock, t.opts.VerifyInterval); err != nil {
-			return false, err
-		}
-		now, err := op.capture(ctx, t.height)
-		if err != nil {
-			return false, err
-		}
-		if !bytes.Equal(now, before) {
-			return true, nil
-		}
-		if !t.opts.Clock.Now().Before(deadline) {
-			return false, nil
-		}
-	}
 }
 
 // pressKeys maps the keys Press accepts to what `stuff` types, in

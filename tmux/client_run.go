@@ -3,6 +3,8 @@ package tmux
 import (
 	"context"
 	"time"
+
+	"github.com/codeman-dev/codeman/respawn"
 )
 
 // run is the client's goroutine: it keeps a control connection up,
@@ -43,7 +45,7 @@ func (c *Client) run(ctx context.Context, noControl error) {
 			wait = 0 // polling takes over at once
 		}
 		c.log.Warn("tmux control client ended", logKeyErr, err, logKeyFailures, failures, logKeyRetryIn, wait)
-		if wait > 0 && sleepCtx(ctx, c.clock, wait) != nil {
+		if wait > 0 && respawn.Sleep(ctx, c.clock, wait) != nil {
 			return
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/codeman-dev/codeman/respawn"
 )
 
 // poll is polling mode: every PollInterval it captures each subscribed
@@ -31,7 +33,7 @@ func (c *Client) poll(ctx context.Context, reason error, screens *map[string]str
 	for {
 		// A fresh timer per round, not a ticker: a slow poll never stacks
 		// up ticks, and tests on a fake clock can tell when a round is over.
-		if sleepCtx(ctx, c.clock, c.opts.PollInterval) != nil {
+		if respawn.Sleep(ctx, c.clock, c.opts.PollInterval) != nil {
 			return
 		}
 		c.pollPanes(ctx, *screens)

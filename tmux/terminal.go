@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/jonboulle/clockwork"
 
@@ -22,55 +21,24 @@ type Runner interface {
 	Run(ctx context.Context, args ...string) (string, error)
 }
 
-// Sending defaults (DESIGN.md §6).
-const (
-	// DefaultSendPause is the pause between typing text and pressing
-	// Enter: Claude's input needs them as separate events. 100ms.
-	DefaultSendPause = 100 * time.Millisecond
-	// DefaultEnterRetries is how often Enter is pressed again when the
-	// screen did not change after it. 3.
-	DefaultEnterRetries = 3
-	// DefaultVerifyTimeout is how long the screen may take to change
-	// after one Enter. 1s.
-	DefaultVerifyTimeout = time.Second
-	// DefaultVerifyInterval is how often the screen is captured while
-	// waiting for that change. 200ms.
-	DefaultVerifyInterval = 200 * time.Millisecond
-)
-
 // maxSendKeysBytes is the longest single-line text typed with send-keys;
 // longer text is pasted. tmux refuses a command line over its message
 // size (16 KiB, "command too long") and load-buffer reads from stdin.
 const maxSendKeysBytes = 4096
 
-// TerminalOptions tunes a PaneTerminal. Zero values mean the defaults.
+// TerminalOptions tunes a PaneTerminal.
 type TerminalOptions struct {
-	SendPause      time.Duration // pause between text and Enter; 0 means 100ms, negative means none
-	EnterRetries   int           // extra Enter presses when the screen does not change; 0 means 3, negative means none
-	VerifyTimeout  time.Duration // wait for a change after each Enter; default 1s
-	VerifyInterval time.Duration // capture interval while waiting; default 200ms
-	Runner         Runner        // runs commands; default the Server itself
-	Clock          clockwork.Clock
+	// Timing is how Submit types and verifies; nil means
+	// respawn.DefaultSendTiming.
+	Timing *respawn.SendTiming
+	Runner Runner // runs commands; default the Server itself
+	Clock  clockwork.Clock
 }
 
 func (o TerminalOptions) withDefaults(srv Server) TerminalOptions {
-	switch {
-	case o.SendPause == 0:
-		o.SendPause = DefaultSendPause
-	case o.SendPause < 0:
-		o.SendPause = 0
-	}
-	switch {
-	case o.EnterRetries == 0:
-		o.EnterRetries = DefaultEnterRetries
-	case o.EnterRetries < 0:
-		o.EnterRetries = 0
-	}
-	if o.VerifyTimeout <= 0 {
-		o.VerifyTimeout = DefaultVerifyTimeout
-	}
-	if o.VerifyInterval <= 0 {
-		o.VerifyInterval = DefaultVerifyInterval
+	if o.Timing == nil {
+		t := respawn.DefaultSendTiming()
+		o.Timing = &t
 	}
 	if o.Runner == nil {
 		o.Runner = srv
@@ -98,20 +66,31 @@ func NewPaneTerminal(srv Server, paneID string, opts TerminalOptions) *PaneTermi
 func (t *PaneTerminal) Address() string { return "tmux:" + t.srv.Socket + ":" + t.pane }
 
 // Submit types text literally, pauses, presses Enter as its own command
-// and checks that the screen changed, pressing Enter again up to
-// EnterRetries times. Text with a newline is pasted as one bracketed
-// paste, so that its lines are not submitted one by one.
+// and checks that the screen changed (respawn.Submit). Text with a newline
+// is pasted as one bracketed paste, so that its lines are not submitted
+// one by one.
 func (t *PaneTerminal) Submit(ctx context.Context, text string) error {
 	if err := t.checkPane(); err != nil {
 		return err
 	}
-	if err := t.typeText(ctx, text); err != nil {
+	if err := respawn.Submit(ctx, paneKeys{t}, text, *t.opts.Timing, t.opts.Clock); err != nil {
 		return fmt.Errorf("submit to pane %s: %w", t.pane, err)
 	}
-	if err := sleepCtx(ctx, t.opts.Clock, t.opts.SendPause); err != nil {
-		return fmt.Errorf("submit to pane %s: %w", t.pane, err)
-	}
-	return t.pressEnterVerified(ctx)
+	return nil
+}
+
+// paneKeys gives respawn.Submit the pane's primitives.
+type paneKeys struct{ t *PaneTerminal }
+
+func (k paneKeys) Type(ctx context.Context, text string) error { return k.t.typeText(ctx, text) }
+
+func (k paneKeys) Press(ctx context.Context, key respawn.Key) error {
+	return k.t.sendKey(ctx, pressKeys[key])
+}
+
+func (k paneKeys) Look(ctx context.Context) ([]byte, error) {
+	s, err := k.t.captureText(ctx)
+	return []byte(s), err
 }
 
 // typeText puts text into the pane's input without submitting it.
@@ -151,51 +130,6 @@ func (t *PaneTerminal) paste(ctx context.Context, text string) error {
 		return fmt.Errorf("paste text: %w", err)
 	}
 	return nil
-}
-
-// pressEnterVerified presses Enter until the screen differs from how it
-// looked before the first press.
-func (t *PaneTerminal) pressEnterVerified(ctx context.Context) error {
-	before, err := t.captureText(ctx)
-	if err != nil {
-		return fmt.Errorf("submit to pane %s: %w", t.pane, err)
-	}
-	presses := 1 + t.opts.EnterRetries
-	for i := 0; i < presses; i++ {
-		if err := t.sendKey(ctx, "Enter"); err != nil {
-			return fmt.Errorf("submit to pane %s: %w", t.pane, err)
-		}
-		changed, err := t.waitForChange(ctx, before)
-		if err != nil {
-			return fmt.Errorf("submit to pane %s: %w", t.pane, err)
-		}
-		if changed {
-			return nil
-		}
-	}
-	return fmt.Errorf("submit to pane %s: text typed, but the screen did not change after %d Enter presses %s apart",
-		t.pane, presses, t.opts.VerifyTimeout)
-}
-
-// waitForChange captures the pane until it differs from before or
-// VerifyTimeout has passed.
-func (t *PaneTerminal) waitForChange(ctx context.Context, before string) (bool, error) {
-	deadline := t.opts.Clock.Now().Add(t.opts.VerifyTimeout)
-	for {
-		if err := sleepCtx(ctx, t.opts.Clock, t.opts.VerifyInterval); err != nil {
-			return false, err
-		}
-		now, err := t.captureText(ctx)
-		if err != nil {
-			return false, err
-		}
-		if now != before {
-			return true, nil
-		}
-		if !t.opts.Clock.Now().Before(deadline) {
-			return false, nil
-		}
-	}
 }
 
 // pressKeys maps the keys Press accepts to tmux key names. Escape is left
@@ -246,16 +180,4 @@ func (t *PaneTerminal) checkPane() error {
 		return fmt.Errorf("tmux pane terminal: %q is not a pane id such as %%3", t.pane)
 	}
 	return nil
-}
-
-// sleepCtx waits d on clock, or until ctx is done.
-func sleepCtx(ctx context.Context, clock clockwork.Clock, d time.Duration) error {
-	timer := clock.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.Chan():
-		return nil
-	}
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/codeman-dev/codeman/respawn"
 )
 
 // fakeRunner records each command with the fake time it ran at and
@@ -68,8 +70,10 @@ func runOnFakeClock(t *testing.T, clock *clockwork.FakeClock, step time.Duration
 func newFakeTerminal(changeAfter, retries int) (*PaneTerminal, *fakeRunner, *clockwork.FakeClock) {
 	clock := clockwork.NewFakeClock()
 	runner := &fakeRunner{clock: clock, start: clock.Now(), changeAfter: changeAfter}
+	timing := respawn.DefaultSendTiming()
+	timing.EnterRetries = retries
 	term := NewPaneTerminal(Server{Socket: "/unused"}, "%1", TerminalOptions{
-		Runner: runner, Clock: clock, EnterRetries: retries,
+		Runner: runner, Clock: clock, Timing: &timing,
 	})
 	return term, runner, clock
 }
@@ -78,7 +82,7 @@ func newFakeTerminal(changeAfter, retries int) (*PaneTerminal, *fakeRunner, *clo
 // Submit whose first Enter is lost: text, the pause, Enter on its own,
 // captures every 200ms for 1s, a second Enter, and the change seen.
 func TestPaneTerminal_SubmitTiming(t *testing.T) {
-	term, runner, clock := newFakeTerminal(2, 0)
+	term, runner, clock := newFakeTerminal(2, respawn.DefaultEnterRetries)
 	if err := runOnFakeClock(t, clock, 100*time.Millisecond, func() error {
 		return term.Submit(context.Background(), "hello")
 	}); err != nil {
@@ -115,7 +119,7 @@ func TestPaneTerminal_SubmitGivesUp(t *testing.T) {
 }
 
 func TestPaneTerminal_SubmitEmptyPressesEnterOnly(t *testing.T) {
-	term, runner, clock := newFakeTerminal(1, 0)
+	term, runner, clock := newFakeTerminal(1, respawn.DefaultEnterRetries)
 	if err := runOnFakeClock(t, clock, 100*time.Millisecond, func() error {
 		return term.Submit(context.Background(), "")
 	}); err != nil {

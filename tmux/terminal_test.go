@@ -80,7 +80,7 @@ func TestPaneTerminal_Submit(t *testing.T) {
 		t.Run(rname, func(t *testing.T) {
 			session := "submit-" + strings.ToLower(rname)
 			pane := keysPane(t, ts, session)
-			term := NewPaneTerminal(srv, pane, TerminalOptions{Runner: runner(session), VerifyInterval: 20 * time.Millisecond})
+			term := NewPaneTerminal(srv, pane, TerminalOptions{Runner: runner(session), Timing: timing(func(t *respawn.SendTiming) { t.VerifyInterval = 20 * time.Millisecond })})
 			for _, tt := range sendTexts {
 				t.Run(tt.name, func(t *testing.T) {
 					if err := term.Submit(ctx, tt.text); err != nil {
@@ -149,7 +149,9 @@ func TestPaneTerminal_EnterRetries(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "lines")
 	pane := ts.NewSession("silent", "sh", "-c", `stty -echo; while IFS= read -r l; do echo "[$l]" >> "$0"; done`, log)
 	term := NewPaneTerminal(Server{Socket: ts.Socket()}, pane, TerminalOptions{
-		EnterRetries: 2, VerifyTimeout: 150 * time.Millisecond, VerifyInterval: 50 * time.Millisecond,
+		Timing: timing(func(t *respawn.SendTiming) {
+			t.EnterRetries, t.VerifyTimeout, t.VerifyInterval = 2, 150*time.Millisecond, 50*time.Millisecond
+		}),
 	})
 	err := term.Submit(context.Background(), "hello")
 	if err == nil || !strings.Contains(err.Error(), "screen did not change after 3 Enter presses") {
@@ -190,4 +192,11 @@ func TestPaneTerminal_Snapshot(t *testing.T) {
 	if err := byName.Submit(context.Background(), "x"); err == nil || !strings.Contains(err.Error(), "not a pane id") {
 		t.Errorf("Submit to a pane by name = %v, want an error", err)
 	}
+}
+
+// timing returns the default send timing changed by f.
+func timing(f func(*respawn.SendTiming)) *respawn.SendTiming {
+	t := respawn.DefaultSendTiming()
+	f(&t)
+	return &t
 }
