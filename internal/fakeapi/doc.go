@@ -22,7 +22,8 @@
 // Handle rules in the order they were added, the queue (fresh user turns
 // only), and the default reply. A retry of a request that got an error
 // (Claude Code resends the identical body) gets the same error, so a
-// scripted failure is what the screen shows even with retries left.
+// scripted failure is what the screen shows even with retries left; a
+// usage limit set with LimitUntil lifts at its reset for retries too.
 //
 // "What the user typed last" is the last text block of the last message with
 // role user: Claude Code appends a role "system" message after the user's,

@@ -37,6 +37,10 @@ type Reply struct {
 	// MidStreamError streams the text and then an SSE error event instead
 	// of finishing the message.
 	MidStreamError bool
+
+	// lapses marks an error whose rule decides each request afresh (a
+	// usage limit that resets), so a retry is not held to it.
+	lapses bool
 }
 
 // Chunk is one piece of a slow stream.

@@ -116,7 +116,7 @@ func (s *Server) choose(req Request) answer {
 	if !ok {
 		r = s.script.pop(req)
 	}
-	if r.failed() || r.MidStreamError {
+	if (r.failed() || r.MidStreamError) && !r.lapses {
 		if len(s.script.failed) >= maxFailures {
 			clear(s.script.failed)
 		}

@@ -119,3 +119,29 @@ func TestServer_CloseEndsWaitingStream(t *testing.T) {
 		}
 	}
 }
+
+// A limit holds every fresh turn back until its reset, then lets the
+// script answer.
+func TestServer_LimitUntil(t *testing.T) {
+	api, clock := fakeClockServer(t)
+	reset := clock.Now().Add(time.Minute)
+	api.LimitUntil(fakeapi.UsageLimit{Claim: "five_hour", ResetAt: reset})
+	api.Handle("go on", fakeapi.Reply{Text: "on it"})
+
+	resp := post(t, api.URL(), turnBody(false, "go on"))
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("anthropic-ratelimit-unified-representative-claim") != "five_hour" {
+		t.Fatalf("before the reset: status %d, claim %q; want the usage limit", resp.StatusCode, resp.Header.Get("anthropic-ratelimit-unified-representative-claim"))
+	}
+	resp.Body.Close()
+	clock.Advance(time.Minute)
+	resp = post(t, api.URL(), turnBody(false, "go on"))
+	defer resp.Body.Close()
+	var msg struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&msg); err != nil || resp.StatusCode != http.StatusOK || len(msg.Content) == 0 || msg.Content[0].Text != "on it" {
+		t.Fatalf("after the reset: status %d, %+v, %v; want the scripted reply", resp.StatusCode, msg, err)
+	}
+}
