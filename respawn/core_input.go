@@ -140,7 +140,7 @@ func (c *Core) Screen(now time.Time, s Screen) {
 		c.onWorking(now, "screen shows Claude working")
 		c.continuedByItself(now, now, "screen shows Claude working")
 	}
-	if c.facts.AutoContinue == AutoContinueFired {
+	if c.facts.AutoContinue == AutoContinueFired && c.wait.kind == waitUsageLimit {
 		c.continuedByItself(now, s.At, "screen shows Claude Code's own continue")
 	}
 	for t, waiting := range c.waitingScreen {

@@ -25,6 +25,10 @@ type waitState struct {
 // disarms it, is typed.
 const autoContinueGrace = 6 * time.Minute
 
+// waitUsageLimit is the kind of a usage limit's wait; Claude Code's own
+// continue only ever ends this kind.
+const waitUsageLimit = "usage limit"
+
 func (w *waitState) active() bool { return w.kind != "" }
 
 func (w *waitState) describe() string {
@@ -49,7 +53,7 @@ func (c *Core) startWaitIfLimited(now time.Time) bool {
 		if ul, ok := FindUsageLimit(c.screen.Text(), now); ok && !ul.ResetAt.IsZero() {
 			reset = ul.ResetAt
 		}
-		c.startWait(now, "usage limit", reset.Add(c.cfg.UsageLimitMargin), line)
+		c.startWait(now, waitUsageLimit, reset.Add(c.cfg.UsageLimitMargin), line)
 		c.wait.resetAt = reset
 		return true
 	}
@@ -88,7 +92,7 @@ func (c *Core) onResume(now time.Time) {
 	case c.facts.Working:
 		c.endWait(now, kind+" over: Claude continued by itself")
 		return
-	case c.facts.AutoContinue == AutoContinueFired:
+	case c.facts.AutoContinue == AutoContinueFired && kind == waitUsageLimit:
 		c.endWait(now, kind+" over: Claude continued by itself (Claude Code's own continue)")
 		return
 	case c.blocker(now) != "":
@@ -107,7 +111,7 @@ func (c *Core) onResume(now time.Time) {
 		c.decide(now, DecisionWait, "new usage limit: "+c.wait.describe())
 		return
 	}
-	if kind == "usage limit" && c.facts.AutoContinue == AutoContinueArmed {
+	if kind == waitUsageLimit && c.facts.AutoContinue == AutoContinueArmed {
 		if grace := latest(c.wait.resetAt, c.wait.since).Add(autoContinueGrace); now.Before(grace) {
 			c.wait.until = grace
 			c.t.arm(tResume, grace)
