@@ -153,7 +153,9 @@ func NewDoctor(binary, version string, env func(string) string) *Doctor {
 		Connect: func(ctx context.Context, paths Paths) (DoctorDaemon, error) {
 			return Connect(ctx, paths, "")
 		},
-		Enabled:          enabledPanes,
+		Enabled: func(ctx context.Context, paths Paths) []string {
+			return enabledPanes(ctx, paths, env)
+		},
 		Clock:            clockwork.NewRealClock(),
 		ProgramTimeout:   DefaultProgramTimeout,
 		ControllerSettle: DefaultControllerSettle,

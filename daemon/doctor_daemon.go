@@ -66,11 +66,12 @@ func (d *Doctor) probeDaemon(ctx context.Context, paths Paths, pathsErr error) d
 	return st
 }
 
-// enabledPanes lists the panes a daemon starting now would adopt: tmux
-// panes with @codeman on the servers it knows, and the screen windows in
-// its state file.
-func enabledPanes(ctx context.Context, paths Paths) []string {
-	probe := New(Options{Paths: paths})
+// enabledPanes lists the panes a daemon starting now in env would adopt:
+// tmux panes with @codeman on the servers it knows, and the screen windows
+// in its state file. It asks the backends a daemon adopts through, and
+// starts nothing.
+func enabledPanes(ctx context.Context, paths Paths, env func(string) string) []string {
+	probe := New(Options{Paths: paths, Env: env})
 	var out []string
 	for _, b := range probe.backends {
 		for _, a := range b.enabled(ctx) {
