@@ -73,7 +73,7 @@ type CheckConfig struct {
 	Cooldown   time.Duration // after a negative verdict
 }
 
-// The defaults of the original controller (reference §1.2), in one block.
+// The defaults of the original controller, in one block.
 const (
 	DefaultUpdatePrompt       = "write a brief progress summary to CLAUDE.md noting what you accomplished, then continue working."
 	DefaultInterStepDelay     = 1 * time.Second

@@ -1,15 +1,14 @@
 // Keys of the original controller that config.toml does not offer
-// (reference §1.2; §1.12 quirk 9: configuration that does nothing is not
-// offered):
+// (configuration that does nothing is not offered):
 //
 //   - idle_timeout (idleTimeoutMs): only resume() read it, and the presets
 //     used it as a label. Resume re-arms the detection timers here, and a
 //     preset's idle time became its completion_confirm (presets.go).
 //   - adaptive_timing_enabled, adaptive_min_confirm, adaptive_max_confirm:
 //     the adaptive value was computed from cycle samples but no timer ever
-//     used it (§7.2).
+//     used it.
 //   - confidence_weight_completion/_silence/_tokens/_no_working: they only
-//     weighted a number shown in the original's UI (§2.14); decisions here
+//     weighted a number shown in the original's UI; decisions here
 //     carry their evidence and reasons instead of a score.
 //   - min_idle_confidence: declared and never read.
 //   - track_cycle_metrics: the metrics fed only the health score and the
@@ -17,7 +16,7 @@
 //   - skip_clear_when_low_context, skip_clear_threshold_percent: they
 //     compared the last "N tokens" text seen, usually the spinner's per-turn
 //     count rather than the context size, against an assumed 200k-token
-//     window, and so skipped /clear at random (§9.3 item 12). send_clear is
+//     window, and so skipped /clear at random. send_clear is
 //     the switch that means what it says.
 
 package respawn

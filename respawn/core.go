@@ -313,7 +313,7 @@ func (c *Core) armSilenceTimers() {
 }
 
 // armStuck arms the watchdog: it measures silence without progress, so a
-// pane that keeps printing never trips it (DESIGN §4).
+// pane that keeps printing never trips it.
 func (c *Core) armStuck() {
 	if !c.cfg.StuckDetection || c.state == Stopped || c.paused {
 		return

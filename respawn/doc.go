@@ -25,7 +25,11 @@
 // must answer; and no working output may have arrived within
 // completion_confirm (a property test holds the core to this).
 //
-// # Decisions on the original's quirks (reference §1.12, §9.3)
+// # Decisions on the original's quirks
+//
+// The states, timers and defaults follow the respawn controller of
+// Codeman, the tool codeman grew out of (docs/ARCHITECTURE.md). Where it
+// behaved oddly, codeman decided:
 //
 //   - Output during a confirmation restarts the silence wait instead of
 //     cancelling it; only working evidence cancels.
@@ -50,7 +54,9 @@
 //     api_error_backoff, then types resume_prompt once unless Claude went on
 //     by itself.
 //
-// # Scenarios of reference §8 that do not apply
+// # Scenarios of the original's test suite that do not apply
+//
+// Core tests that port one of its scenarios keep its id (STS-001, TC-004).
 //
 // EE-001..EE-005 test Node's EventEmitter (listeners, once, throwing
 // listeners); the core has no listeners, and its decisions go through one

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// checkGate is the status model of one AI checker (reference §4.1): ready,
+// checkGate is the status model of one AI checker: ready,
 // cooling down after a negative verdict, backing off after errors, paused
 // by a usage limit, or disabled. The controller owns it so that the
 // Checker stays a plain function and the rules are tested with hand-made

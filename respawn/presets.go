@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// The built-in presets are the original's UI presets (reference §1.11),
+// The built-in presets are the original controller's UI presets,
 // offered as profiles: `--profile ralph-todo` works without a config file,
 // and a [profile.ralph-todo] table in the file adjusts the preset.
 //

@@ -18,7 +18,7 @@ func TestPresetNames(t *testing.T) {
 	}
 }
 
-// TestPresets_Values checks each preset against reference §1.11: its
+// TestPresets_Values checks each preset against the original's: its
 // idleTimeoutMs became completion_confirm, and no_output_timeout stays at
 // least 20s above it.
 func TestPresets_Values(t *testing.T) {

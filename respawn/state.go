@@ -1,7 +1,7 @@
 package respawn
 
 // State is where a controller is in its watch-and-cycle loop. The thirteen
-// states are those of the original controller (reference §1.1).
+// states are those of the original controller (docs/ARCHITECTURE.md).
 type State int
 
 const (

@@ -482,7 +482,7 @@ func digitRun(b []byte, j int) int {
 
 // firstTokens returns the first token counter ("↓ 1.2k tokens") in b that
 // ends after b[from], or -1. It reads what
-// (\d+(?:\.\d+)?)[ \t]*([kKmM])?[ \t]*tokens matches (reference §2.6).
+// (\d+(?:\.\d+)?)[ \t]*([kKmM])?[ \t]*tokens matches, as the original did.
 func firstTokens(b []byte, from int) int64 {
 	for i := max(0, from-len(litTokens.text)+1); i < len(b); {
 		k := litTokens.index(b[i:])

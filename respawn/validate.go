@@ -11,7 +11,7 @@ import (
 )
 
 // Limits of the keys. Where the original's HTTP API had a range
-// (reference §1.2) it is kept; completion_confirm goes up to 10m because
+// it is kept; completion_confirm goes up to 10m because
 // the team-lead preset wants 90s.
 const (
 	maxPromptChars     = 10000

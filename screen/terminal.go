@@ -123,7 +123,7 @@ var sessionLocks sync.Map // session name -> *sync.Mutex
 // paste puts text into the window's input without submitting it:
 // `readbuf FILE` loads the session's paste buffer from a private file and
 // `paste .` types it. Text never goes through `stuff`, which rewrites
-// "$VAR", "^X" and "\ooo" (screen manual, "stuff"; DESIGN.md §6).
+// "$VAR", "^X" and "\ooo" (screen manual, "stuff").
 func (t *WindowTerminal) paste(ctx context.Context, op *capturer, text string) error {
 	if text == "" {
 		return nil

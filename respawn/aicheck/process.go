@@ -34,7 +34,7 @@ type output struct {
 // the whole group gets SIGTERM and, after the kill grace, SIGKILL.
 func (r *Runner) runClaude(ctx context.Context, path, model, prompt string, limit time.Duration) (output, error) {
 	// An empty directory keeps the check away from any project's
-	// CLAUDE.md, settings and hooks (reference §9.3 item 7).
+	// CLAUDE.md, settings and hooks, which would turn a check into a session.
 	dir, err := os.MkdirTemp("", "codeman-check-")
 	if err != nil {
 		return output{}, fmt.Errorf("make check dir: %w", err)
@@ -92,7 +92,7 @@ func (r *Runner) runClaude(ctx context.Context, path, model, prompt string, limi
 }
 
 // claudeArgs are the check's arguments. --max-turns 1 makes a reply that
-// tries to use a tool fail instead of running on (reference §9.3 item 7).
+// tries to use a tool fail instead of running on.
 func claudeArgs(model string) []string {
 	return []string{"-p", "--model", model, "--output-format", "text", "--max-turns", "1"}
 }
