@@ -7,16 +7,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/codeman-dev/codeman/screen"
 )
 
 // lockRootDir is /tmp/codeman-<euid>: the dir of the claims and of
-// package screen's session locks (screen-lock), which every process of
-// the user finds whatever its environment. Package screen keeps its own
-// copy of the path.
+// package screen's session locks, which every process of the user finds
+// whatever its environment.
 func lockRootDir(euid int) string { return filepath.Join("/tmp", "codeman-"+strconv.Itoa(euid)) }
-
-// screenLockSubdir is package screen's lock dir inside lockRootDir.
-const screenLockSubdir = "screen-lock"
 
 // checkDirs checks codeman's dirs: the private ones (runtime, spool,
 // claims, screen locks), which must be real dirs of the user closed to
@@ -37,7 +35,7 @@ func (d *Doctor) checkDirs(paths Paths, pathsErr error) []Check {
 	}
 	checks = append(checks,
 		d.checkPrivateDir("claims dir", claims, true),
-		d.checkPrivateDir("screen lock dir", filepath.Join(root, screenLockSubdir), true),
+		d.checkPrivateDir("screen lock dir", filepath.Join(root, filepath.Base(screen.LockDir())), true),
 		d.checkStateDir(stateDir(d.Env)))
 	return checks
 }

@@ -30,6 +30,12 @@ const lockRoot = "/tmp"
 // codeman-<euid>.
 const lockSubdir = "screen-lock"
 
+// LockDir returns the directory of the per-session locks,
+// /tmp/codeman-<euid>/screen-lock, for a doctor to check.
+func LockDir() string {
+	return filepath.Join(lockRoot, "codeman-"+strconv.Itoa(os.Geteuid()), lockSubdir)
+}
+
 // Waits between tries of a lock that is taken, doubling from the first to
 // the last.
 const (
