@@ -9,15 +9,17 @@ import (
 )
 
 // edit brings the hooks of one settings document in line with want: each
-// wanted entry present once and current, every other hook of codeman's
-// gone. With want empty it uninstalls. It records what it found and did.
+// wanted entry present once and current, every other hook codeman recorded
+// gone. With want empty it uninstalls. Only hooks the record lists are
+// codeman's; it records what it found and did.
 type edit struct {
-	want    []Entry
-	command string          // the command wanted entries run
-	hook    json.RawMessage // the hook object wanted entries hold
+	want []Entry
+	hook json.RawMessage // the hook object wanted entries hold
+	rec  *record         // what codeman wrote before (newRecord before a first install)
 
 	found                   []foundHook
 	added, updated, removed []Entry
+	after                   *record // the record once the edit is written; nil when nothing of codeman's is left
 }
 
 // foundHook is one hook of codeman's seen in the file.
@@ -26,103 +28,92 @@ type foundHook struct {
 	Command string
 }
 
-func newEdit(want []Entry, binary string) *edit {
-	command := hookCommand(binary)
-	hook := fmt.Sprintf(`{"type":"command","command":%s,"timeout":%d}`, quote(command), HookTimeout)
-	return &edit{want: want, command: command, hook: json.RawMessage(hook)}
+func newEdit(want []Entry, binary string, rec *record) *edit {
+	return &edit{want: want, hook: hookObject(binary), rec: rec}
 }
 
-// apply returns the edited document, or data itself when nothing changed.
-// data must have passed checkSyntax.
-func (e *edit) apply(data []byte) (out []byte, changed bool, err error) {
+// hookObject is the hook codeman writes for binary.
+func hookObject(binary string) json.RawMessage {
+	hook := fmt.Sprintf(`{"type":"command","command":%s,"timeout":%d}`, quote(hookCommand(binary)), HookTimeout)
+	return json.RawMessage(hook)
+}
+
+// hooksDoc is a settings document opened for editing its hooks.
+type hooksDoc struct {
+	top    object
+	hasKey bool       // the document has a hooks key
+	hooks  object     // its members, the events
+	events []*eventAt // one per member of hooks
+}
+
+// eventAt is one event's list of matcher groups; ok is false when the
+// value is not a list, which is then kept as it is.
+type eventAt struct {
+	groups  []*groupAt
+	ok      bool
+	changed bool
+	emptied bool // a removal took its last group
+}
+
+// groupAt is one matcher group. ok is false for anything but an object
+// with a list of hooks; matcherOK is false when its matcher is not a
+// string, which no entry of codeman's has.
+type groupAt struct {
+	raw       json.RawMessage
+	obj       object
+	hi        int // index of "hooks" in obj
+	list      []json.RawMessage
+	matcher   string
+	matcherOK bool
+	ok        bool
+	changed   bool
+	dropped   bool
+}
+
+// loc is where a hook is: event member, group and hook indexes.
+type loc struct{ ev, g, h int }
+
+func openHooks(data []byte) (*hooksDoc, error) {
 	top, err := parseTop(data)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	var hooks object
-	if i := top.find("hooks"); i >= 0 {
-		if hooks, err = parseObject(top[i].value); err != nil {
-			return nil, false, fmt.Errorf("key hooks: %w", err)
-		}
+	d := &hooksDoc{top: top}
+	i := top.find("hooks")
+	if i < 0 {
+		return d, nil
 	}
-	pending := slices.Clone(e.want)
-	changed, emptied := e.editEvents(&hooks, &pending)
-	if err := e.addPending(&hooks, pending); err != nil {
-		return nil, false, err
+	d.hasKey = true
+	if d.hooks, err = parseObject(top[i].value); err != nil {
+		return nil, fmt.Errorf("key hooks: %w", err)
 	}
-	if !changed && len(pending) == 0 {
-		return data, false, nil
+	for _, ev := range d.hooks {
+		d.events = append(d.events, parseEvent(ev.value))
 	}
-	if len(hooks) == 0 && emptied {
-		top.remove("hooks")
-	} else {
-		top.set("hooks", hooks.encode())
-	}
-	out, err = indent(top.encode())
-	return out, true, err
+	return d, nil
 }
 
-// parseTop reads the whole document; an empty file is an empty object.
-func parseTop(data []byte) (object, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return object{}, nil
+func parseEvent(value json.RawMessage) *eventAt {
+	raws, ok := parseArray(value)
+	e := &eventAt{ok: ok}
+	for _, raw := range raws {
+		e.groups = append(e.groups, parseGroupAt(raw))
 	}
-	top, err := parseObject(data)
-	if err != nil {
-		return nil, fmt.Errorf("top level: %w", err)
-	}
-	return top, nil
+	return e
 }
 
-// editEvents edits every event's groups in place. emptied reports that an
-// event lost its last group to a removal (and was dropped).
-func (e *edit) editEvents(hooks *object, pending *[]Entry) (changed, emptied bool) {
-	kept := (*hooks)[:0]
-	for _, ev := range *hooks {
-		groups, ok := parseArray(ev.value)
-		if !ok { // not a list of groups: nothing of ours can be in it
-			kept = append(kept, ev)
-			continue
-		}
-		groups, evChanged, removed := e.editGroups(ev.key, groups, pending)
-		changed = changed || evChanged
-		if len(groups) == 0 && removed {
-			emptied = true
-			continue
-		}
-		if evChanged {
-			ev.value = encodeArray(groups)
-		}
-		kept = append(kept, ev)
+func parseGroupAt(raw json.RawMessage) *groupAt {
+	g := &groupAt{raw: raw}
+	obj, hi, list, ok := parseGroup(raw)
+	if !ok {
+		return g
 	}
-	*hooks = kept
-	return changed, emptied
-}
-
-// editGroups edits one event's groups. removed reports that a group lost
-// its last hook to a removal (and was dropped).
-func (e *edit) editGroups(event string, groups []json.RawMessage, pending *[]Entry) (out []json.RawMessage, changed, removed bool) {
-	for _, g := range groups {
-		obj, hi, list, ok := parseGroup(g)
-		if !ok { // not a group of hooks: keep it as it is
-			out = append(out, g)
-			continue
-		}
-		matcher, _ := obj.stringValue("matcher")
-		list, groupChanged, groupRemoved := e.editHooks(Entry{Event: event, Matcher: matcher}, list, pending)
-		if !groupChanged {
-			out = append(out, g)
-			continue
-		}
-		changed = true
-		if len(list) == 0 && groupRemoved {
-			removed = true
-			continue
-		}
-		obj[hi].value = encodeArray(list)
-		out = append(out, obj.encode())
+	g.obj, g.hi, g.list, g.ok = obj, hi, list, true
+	g.matcherOK = true
+	if obj.find("matcher") >= 0 {
+		g.matcher, g.matcherOK = obj.stringValue("matcher")
 	}
-	return out, changed, removed
+	return g
 }
 
 // parseGroup splits a matcher group ({"matcher": ..., "hooks": [...]}) into
@@ -139,59 +130,260 @@ func parseGroup(g json.RawMessage) (obj object, hi int, list []json.RawMessage, 
 	return obj, hi, list, ok
 }
 
-// editHooks keeps the user's hooks of one group, updates codeman's hook
-// when the group is a wanted entry still pending, and drops it otherwise.
-func (e *edit) editHooks(entry Entry, list []json.RawMessage, pending *[]Entry) (out []json.RawMessage, changed, removed bool) {
-	for _, h := range list {
-		command, ok := commandOf(h)
-		if !ok || !isCodemanCommand(command, e.command) {
-			out = append(out, h)
+// locate finds the hook r recorded: the last one equal to it in a group of
+// its event with its matcher, not already taken by another entry.
+func (d *hooksDoc) locate(r recordEntry, taken map[loc]bool) (loc, bool) {
+	for ev := len(d.hooks) - 1; ev >= 0; ev-- {
+		if d.hooks[ev].key != r.Event || !d.events[ev].ok {
 			continue
 		}
-		e.found = append(e.found, foundHook{Entry: entry, Command: command})
-		if i := slices.IndexFunc(*pending, entry.same); i >= 0 {
-			*pending = slices.Delete(*pending, i, i+1)
-			if sameJSON(h, e.hook) {
-				out = append(out, h)
+		groups := d.events[ev].groups
+		for g := len(groups) - 1; g >= 0; g-- {
+			grp := groups[g]
+			if !grp.ok || !grp.matcherOK || matcherKey(grp.matcher) != matcherKey(r.Matcher) {
 				continue
 			}
-			e.updated = append(e.updated, entry)
-			out = append(out, e.hook)
-			changed = true
-			continue
-		}
-		e.removed = append(e.removed, entry)
-		changed, removed = true, true
-	}
-	return out, changed, removed
-}
-
-// addPending appends a new group for each wanted entry not found, at the end
-// of its event's list; a new event goes at the end of hooks.
-func (e *edit) addPending(hooks *object, pending []Entry) error {
-	for _, entry := range pending {
-		var groups []json.RawMessage
-		if i := hooks.find(entry.Event); i >= 0 {
-			var ok bool
-			if groups, ok = parseArray((*hooks)[i].value); !ok {
-				return fmt.Errorf("key hooks.%s: not a JSON array", entry.Event)
+			for h := len(grp.list) - 1; h >= 0; h-- {
+				at := loc{ev, g, h}
+				if !taken[at] && sameJSON(grp.list[h], r.Hook) {
+					return at, true
+				}
 			}
 		}
-		groups = append(groups, e.newGroup(entry))
-		hooks.set(entry.Event, encodeArray(groups))
-		e.added = append(e.added, entry)
 	}
-	return nil
+	return loc{}, false
 }
 
-func (e *edit) newGroup(entry Entry) json.RawMessage {
+func (d *hooksDoc) hookAt(at loc) json.RawMessage { return d.events[at.ev].groups[at.g].list[at.h] }
+
+func (d *hooksDoc) replace(at loc, hook json.RawMessage) {
+	ev := d.events[at.ev]
+	grp := ev.groups[at.g]
+	grp.list[at.h] = hook
+	grp.changed, ev.changed = true, true
+}
+
+// remove takes out the hooks at locs, dropping a group they leave empty.
+func (d *hooksDoc) remove(locs []loc) {
+	byGroup := map[[2]int][]int{}
+	for _, at := range locs {
+		k := [2]int{at.ev, at.g}
+		byGroup[k] = append(byGroup[k], at.h)
+	}
+	for k, hs := range byGroup {
+		ev := d.events[k[0]]
+		grp := ev.groups[k[1]]
+		slices.Sort(hs)
+		for i := len(hs) - 1; i >= 0; i-- {
+			grp.list = slices.Delete(grp.list, hs[i], hs[i]+1)
+		}
+		grp.changed, ev.changed = true, true
+		grp.dropped = len(grp.list) == 0
+	}
+	for _, ev := range d.events {
+		if !ev.changed {
+			continue
+		}
+		kept := ev.groups[:0]
+		for _, g := range ev.groups {
+			if !g.dropped {
+				kept = append(kept, g)
+			}
+		}
+		ev.groups = kept
+		ev.emptied = len(kept) == 0
+	}
+}
+
+// add appends a new group holding hook to the event's list, creating the
+// list (and the hooks object) when missing. It reports what it created.
+func (d *hooksDoc) add(entry Entry, hook json.RawMessage) (createdHooks, createdEvent bool, err error) {
+	if !d.hasKey {
+		d.hasKey, createdHooks = true, true
+	}
+	ev := d.hooks.find(entry.Event)
+	if ev < 0 {
+		d.hooks = append(d.hooks, member{rawKey: quote(entry.Event), key: entry.Event})
+		d.events = append(d.events, &eventAt{ok: true})
+		ev, createdEvent = len(d.hooks)-1, true
+	}
+	e := d.events[ev]
+	if !e.ok {
+		return false, false, fmt.Errorf("key hooks.%s: not a JSON array", entry.Event)
+	}
 	var g object
 	if entry.Matcher != "" {
 		g.set("matcher", quote(entry.Matcher))
 	}
-	g.set("hooks", encodeArray([]json.RawMessage{e.hook}))
-	return g.encode()
+	g.set("hooks", encodeArray([]json.RawMessage{hook}))
+	e.groups = append(e.groups, &groupAt{raw: g.encode()})
+	e.changed = true
+	return createdHooks, createdEvent, nil
 }
+
+// encode writes the document back. An event list a removal emptied goes
+// too when dropEvent says codeman created it, and then the hooks object
+// when it is left empty and dropHooks says codeman created it.
+func (d *hooksDoc) encode(dropEvent func(string) bool, dropHooks bool) ([]byte, error) {
+	if !d.hasKey {
+		return indent(d.top.encode())
+	}
+	var hooks object
+	var events []*eventAt
+	dropped := false
+	for i, m := range d.hooks {
+		ev := d.events[i]
+		if ev.emptied && dropEvent(m.key) {
+			dropped = true
+			continue
+		}
+		if ev.changed {
+			m.value = ev.encode()
+		}
+		hooks, events = append(hooks, m), append(events, ev)
+	}
+	d.hooks, d.events = hooks, events
+	if len(hooks) == 0 && dropped && dropHooks {
+		d.top.remove("hooks")
+		d.hasKey = false
+	} else {
+		d.top.set("hooks", hooks.encode())
+	}
+	return indent(d.top.encode())
+}
+
+func (e *eventAt) encode() json.RawMessage {
+	raws := make([]json.RawMessage, len(e.groups))
+	for i, g := range e.groups {
+		if g.changed {
+			g.obj[g.hi].value = encodeArray(g.list)
+			g.raw = g.obj.encode()
+		}
+		raws[i] = g.raw
+	}
+	return encodeArray(raws)
+}
+
+// apply returns the edited document, or data itself when nothing changed.
+// data must have passed checkSyntax.
+func (e *edit) apply(data []byte) (out []byte, changed bool, err error) {
+	d, err := openHooks(data)
+	if err != nil {
+		return nil, false, err
+	}
+	rec := e.rec
+	// Where each recorded hook is now.
+	taken := map[loc]bool{}
+	at := make([]loc, len(rec.Entries))
+	located := make([]bool, len(rec.Entries))
+	for i, r := range rec.Entries {
+		if at[i], located[i] = d.locate(r, taken); located[i] {
+			taken[at[i]] = true
+		}
+	}
+	e.noteFound(d, rec, at, located)
+
+	after := &record{Version: recordVersion, Before: rec.Before, Blank: rec.Blank}
+	used := make([]bool, len(rec.Entries))
+	var pending []Entry
+	for _, w := range e.want {
+		i := slices.IndexFunc(rec.Entries, func(r recordEntry) bool { return r.entry().same(w) })
+		if i < 0 || !located[i] {
+			pending = append(pending, w)
+			continue
+		}
+		used[i] = true
+		if !sameJSON(d.hookAt(at[i]), e.hook) {
+			d.replace(at[i], e.hook)
+			e.updated = append(e.updated, rec.Entries[i].entry())
+		}
+		after.Entries = append(after.Entries, recordEntry{Event: w.Event, Matcher: w.Matcher, Hook: e.hook})
+	}
+
+	createdHooks := rec.CreatedHooks
+	created := map[string]bool{}
+	for _, ev := range rec.CreatedEvents {
+		created[ev] = true
+	}
+	for _, w := range pending {
+		newHooks, newEvent, err := d.add(w, e.hook)
+		if err != nil {
+			return nil, false, err
+		}
+		createdHooks = createdHooks || newHooks
+		created[w.Event] = created[w.Event] || newEvent
+		e.added = append(e.added, w)
+		after.Entries = append(after.Entries, recordEntry{Event: w.Event, Matcher: w.Matcher, Hook: e.hook})
+	}
+
+	var gone []loc
+	for i, r := range rec.Entries {
+		if located[i] && !used[i] {
+			gone = append(gone, at[i])
+			e.removed = append(e.removed, r.entry())
+		}
+	}
+	d.remove(gone)
+
+	out, changed = data, len(e.added)+len(e.updated)+len(e.removed) > 0
+	if changed {
+		if out, err = d.encode(func(ev string) bool { return created[ev] }, createdHooks); err != nil {
+			return nil, false, err
+		}
+	}
+	if len(after.Entries) > 0 {
+		// Only what codeman created and is still there stays its own.
+		after.CreatedHooks = createdHooks && d.hasKey
+		for ev, ok := range created {
+			if ok && d.hooks.find(ev) >= 0 {
+				after.CreatedEvents = append(after.CreatedEvents, ev)
+			}
+		}
+		slices.Sort(after.CreatedEvents)
+		e.after = after
+	}
+	return out, changed, nil
+}
+
+// noteFound lists the recorded hooks found, in file order.
+func (e *edit) noteFound(d *hooksDoc, rec *record, at []loc, located []bool) {
+	var idx []int
+	for i := range rec.Entries {
+		if located[i] {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		x, y := at[a], at[b]
+		if x.ev != y.ev {
+			return x.ev - y.ev
+		}
+		if x.g != y.g {
+			return x.g - y.g
+		}
+		return x.h - y.h
+	})
+	for _, i := range idx {
+		command, _ := commandOf(d.hookAt(at[i]))
+		e.found = append(e.found, foundHook{Entry: rec.Entries[i].entry(), Command: command})
+	}
+}
+
+// parseTop reads the whole document; an empty file is an empty object.
+func parseTop(data []byte) (object, error) {
+	if isBlank(data) {
+		return object{}, nil
+	}
+	top, err := parseObject(data)
+	if err != nil {
+		return nil, fmt.Errorf("top level: %w", err)
+	}
+	return top, nil
+}
+
+// isBlank reports whether data holds nothing but white space, which Claude
+// Code reads as no settings.
+func isBlank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
 
 // commandOf returns a hook's command, when it is an object with one.
 func commandOf(h json.RawMessage) (string, bool) {

@@ -1,9 +1,6 @@
 package hooks
 
-import (
-	"path/filepath"
-	"strings"
-)
+import "strings"
 
 // HookTimeout is the timeout of codeman's hook entries in seconds, the unit
 // Claude Code reads (Codeman's 10000 meant ms but was read as s; reference
@@ -63,20 +60,6 @@ func (e Entry) same(o Entry) bool {
 // absolute path, quoted for the shell when it needs it, and "hook".
 func hookCommand(binary string) string {
 	return shellQuote(binary) + " hook"
-}
-
-// isCodemanCommand recognises codeman's entries, including those an older
-// install wrote with another path: "<program> hook" where the program's base
-// name is codeman, or exactly the command this binary would write.
-func isCodemanCommand(command, current string) bool {
-	if command == current {
-		return true
-	}
-	prog, ok := strings.CutSuffix(strings.TrimSpace(command), " hook")
-	if !ok {
-		return false
-	}
-	return filepath.Base(shellUnquote(strings.TrimSpace(prog))) == "codeman"
 }
 
 // commandProgram returns the program of a "<program> hook" command.

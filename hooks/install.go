@@ -1,13 +1,12 @@
 package hooks
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/google/renameio/v2"
 )
 
 // InstallOptions says which settings file to edit and which binary the
@@ -20,12 +19,23 @@ type InstallOptions struct {
 // Report says what Install or Uninstall did.
 type Report struct {
 	SettingsPath string
-	Changed      bool   // the file was written
+	Changed      bool   // the file was written, or removed (see Uninstall)
 	Backup       string // copy of the previous content, when Changed and there was one
+	Original     string // copy of the content before codeman's first write, when this call made it
 	Added        []Entry
 	Updated      []Entry // codeman's entries rewritten in place (other path or timeout)
 	Removed      []Entry
 }
+
+// ErrConcurrentChange is returned when another program (Claude Code
+// itself, an editor) kept writing the settings file while codeman edited
+// it. Nothing of the other program's was overwritten; running the command
+// again usually succeeds.
+var ErrConcurrentChange = errors.New("the settings file kept changing while codeman edited it")
+
+// maxAttempts bounds the read-edit-write rounds of one Install or
+// Uninstall while another program writes the file.
+const maxAttempts = 20
 
 // newFileMode is the mode of a settings file Install creates (before the
 // umask), as Claude Code's own writes leave it.
@@ -33,10 +43,13 @@ const newFileMode = 0o644
 
 // Install merges codeman's hook entries into the settings file, creating it
 // (and its directory) when missing. Every other key and every hook of the
-// user's stays as it was; only the layout is normalised to Claude Code's
-// own (2-space indent). Entries of an older install are updated in place.
-// When nothing needs to change the file is not touched at all. Before a
-// write the previous content is copied to <file>.codeman-backup.
+// user's stays as it was, however much it looks like codeman's: only the
+// hooks the record beside the file lists are codeman's. Only the layout is
+// normalised to Claude Code's own (2-space indent). Entries of an earlier
+// install are updated in place. When nothing needs to change the file is
+// not touched at all. A write keeps the previous content as
+// <file>.codeman-backup and, the first time, the original as
+// <file>.codeman-original.
 func Install(opts InstallOptions) (Report, error) {
 	if !filepath.IsAbs(opts.Binary) {
 		return Report{}, fmt.Errorf("install hooks: binary path %q is not absolute", opts.Binary)
@@ -44,11 +57,27 @@ func Install(opts InstallOptions) (Report, error) {
 	return update(opts, wantedEntries)
 }
 
-// Uninstall removes exactly codeman's entries, and the groups, event lists
-// and hooks object that only they filled, so that Install then Uninstall
-// gives back the original settings.
+// Uninstall removes exactly codeman's recorded entries, and the groups,
+// event lists and hooks object that codeman created and only they filled,
+// so that Install then Uninstall gives back the original settings: byte for
+// byte when nothing else changed meanwhile, a missing file as missing and
+// an empty one as empty.
 func Uninstall(opts InstallOptions) (Report, error) {
 	return update(opts, nil)
+}
+
+// sidePaths are the files codeman keeps beside a settings file.
+type sidePaths struct {
+	record, backup, original, conflict string
+}
+
+func sideFiles(settings string) sidePaths {
+	return sidePaths{
+		record:   settings + recordSuffix,
+		backup:   settings + backupSuffix,
+		original: settings + originalSuffix,
+		conflict: settings + conflictSuffix,
+	}
 }
 
 func update(opts InstallOptions, want []Entry) (Report, error) {
@@ -56,32 +85,81 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 	if opts.SettingsPath == "" {
 		return rep, errors.New("edit settings: no settings path")
 	}
-	sf, err := readSettings(opts.SettingsPath)
+	side := sideFiles(opts.SettingsPath)
+	rec, err := readRecord(side.record)
 	if err != nil {
 		return rep, err
 	}
-	e := newEdit(want, opts.Binary)
-	out, changed, err := e.apply(sf.data)
-	if err != nil {
-		return rep, fmt.Errorf("edit settings %s: %w", sf.path, err)
+	// Only for restoring the user's layout: a copy that cannot be read
+	// is not used.
+	original, _, _ := readRegular(side.original)
+	for range maxAttempts {
+		sf, err := readSettings(opts.SettingsPath)
+		if err != nil {
+			return rep, err
+		}
+		start := rec
+		if start == nil {
+			start = newRecord(sf)
+		}
+		e := newEdit(want, opts.Binary, start)
+		out, changed, err := e.apply(sf.data)
+		if err != nil {
+			return rep, fmt.Errorf("edit settings %s: %w", sf.path, err)
+		}
+		rep.Added, rep.Updated, rep.Removed = e.added, e.updated, e.removed
+		if !changed {
+			if !sameRecord(rec, e.after) {
+				return rep, saveRecord(side.record, e.after)
+			}
+			return rep, nil
+		}
+		data, remove := finish(out, e.after, start, original)
+		err = sf.commit(data, remove, rec == nil, side, &rep)
+		if errors.Is(err, errChanged) {
+			continue
+		}
+		if err != nil {
+			return rep, err
+		}
+		rep.Changed = true
+		return rep, saveRecord(side.record, e.after)
 	}
-	rep.Added, rep.Updated, rep.Removed = e.added, e.updated, e.removed
-	if !changed {
-		return rep, nil
-	}
-	if err := sf.write(out); err != nil {
-		return rep, err
-	}
-	rep.Changed = true
-	if sf.exists {
-		rep.Backup = sf.backupPath()
-	}
-	return rep, nil
+	return rep, fmt.Errorf("edit settings %s: %w (%d attempts)", opts.SettingsPath, ErrConcurrentChange, maxAttempts)
 }
 
-// write replaces the settings file atomically with the same mode, after
-// keeping the previous content as the backup.
-func (sf *settingsFile) write(data []byte) error {
+// emptyDoc is what an edit leaves of a document with no key.
+var emptyDoc = []byte("{}\n")
+
+// finish decides what an edit that leaves nothing of codeman's writes: a
+// file codeman created goes again (remove), a blank one comes back blank,
+// and one that differs from the original copy in layout only comes back
+// as that copy.
+func finish(out []byte, after, start *record, original []byte) (data []byte, remove bool) {
+	if after != nil {
+		return out, false
+	}
+	if bytes.Equal(out, emptyDoc) {
+		switch start.Before {
+		case beforeAbsent:
+			return nil, true
+		case beforeBlank:
+			return []byte(start.Blank), false
+		}
+	}
+	if !isBlank(original) {
+		if laid, err := indent(original); err == nil && bytes.Equal(laid, out) {
+			return original, false
+		}
+	}
+	return out, false
+}
+
+// commit writes data (or removes the file) in place of what sf read,
+// unless another program changed the file since (errChanged). Before
+// codeman's first write the content is kept as the original, once; after a
+// write the previous content is kept as the backup.
+func (sf *settingsFile) commit(data []byte, remove, first bool, side sidePaths, rep *Report) error {
 	if err := sf.checkWritable(); err != nil {
 		return err
 	}
@@ -91,12 +169,31 @@ func (sf *settingsFile) write(data []byte) error {
 		if err := os.Mkdir(filepath.Dir(sf.target), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("create settings dir: %w", err)
 		}
-		return writeAtomic(sf.target, data, renameio.WithPermissions(newFileMode))
+		return sf.create(data)
 	}
-	if err := writeAtomic(sf.backupPath(), sf.data, renameio.WithStaticPermissions(sf.mode)); err != nil {
+	if first {
+		made, err := keepOnce(side.original, sf.data, sf.mode)
+		if err != nil {
+			return fmt.Errorf("keep original settings: %w", err)
+		}
+		if made {
+			rep.Original = side.original
+		}
+	}
+	var err error
+	if remove {
+		err = sf.removeFile(side)
+	} else {
+		err = sf.replace(data, side)
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(side.backup, sf.data, sf.mode); err != nil {
 		return fmt.Errorf("back up settings: %w", err)
 	}
-	return writeAtomic(sf.target, data, renameio.WithStaticPermissions(sf.mode))
+	rep.Backup = side.backup
+	return nil
 }
 
 // checkWritable turns a read-only file or directory into a clear error
@@ -109,23 +206,6 @@ func (sf *settingsFile) checkWritable() error {
 	dir := filepath.Dir(sf.target)
 	if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o200 == 0 {
 		return fmt.Errorf("write settings: directory %s is read-only (mode %04o)", dir, info.Mode().Perm())
-	}
-	return nil
-}
-
-// writeAtomic writes data to a temp file beside path, syncs it and renames
-// it over path.
-func writeAtomic(path string, data []byte, perm renameio.Option) error {
-	f, err := renameio.NewPendingFile(path, renameio.WithTempDir(filepath.Dir(path)), perm)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer f.Cleanup() // a no-op after a successful replace
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.CloseAtomicallyReplace(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

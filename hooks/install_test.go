@@ -30,7 +30,9 @@ var allEntries = []hooks.Entry{
 // past is an mtime set before an operation that must not write.
 var past = time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// placeFixture copies a settings fixture to a fresh ~/.claude/settings.json.
+// placeFixture copies a settings fixture to a fresh ~/.claude/settings.json,
+// with the record of an earlier install of codeman's when the fixture has
+// one (<name>.codeman-hooks).
 func placeFixture(t *testing.T, fixture string, mode os.FileMode) string {
 	t.Helper()
 	data, err := os.ReadFile(fixture)
@@ -43,6 +45,15 @@ func placeFixture(t *testing.T, fixture string, mode os.FileMode) string {
 	}
 	path := filepath.Join(dir, "settings.json")
 	if err := os.WriteFile(path, data, mode); err != nil {
+		t.Fatal(err)
+	}
+	record, err := os.ReadFile(strings.TrimSuffix(fixture, ".json") + ".codeman-hooks")
+	switch {
+	case err == nil:
+		if err := os.WriteFile(path+".codeman-hooks", record, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	case !os.IsNotExist(err):
 		t.Fatal(err)
 	}
 	return path
@@ -64,7 +75,8 @@ func opts(path string) hooks.InstallOptions {
 // TestInstall_Golden installs into every fixture of testdata/settings and
 // compares with <name>.golden; installs again and expects no write at all;
 // uninstalls and expects the original back: byte for byte, or as
-// <name>.restored.golden says when the layout had to change.
+// <name>.restored.golden says when an earlier install's entries (recorded in
+// <name>.codeman-hooks) went too.
 func TestInstall_Golden(t *testing.T) {
 	fixtures, err := filepath.Glob(filepath.Join("testdata", "settings", "*.json"))
 	if err != nil || len(fixtures) == 0 {

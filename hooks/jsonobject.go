@@ -153,7 +153,8 @@ func quote(s string) []byte {
 // copied as they are, so "\u00e9" stays "\u00e9" and 1.50 stays 1.50.
 func indent(doc []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := json.Indent(&buf, doc, "", "  "); err != nil {
+	// Indent keeps trailing blanks; the layout ends with one newline.
+	if err := json.Indent(&buf, bytes.TrimSpace(doc), "", "  "); err != nil {
 		return nil, fmt.Errorf("indent settings: %w", err)
 	}
 	buf.WriteByte('\n')

@@ -86,6 +86,7 @@ type settingsFile struct {
 	data   []byte      // the content; nil when the file does not exist
 	exists bool        // the file exists (it may be empty)
 	mode   fs.FileMode // of the existing file
+	info   fs.FileInfo // of the existing file, to tell it from a replacement
 }
 
 func readSettings(path string) (*settingsFile, error) {
@@ -113,7 +114,7 @@ func readSettings(path string) (*settingsFile, error) {
 		}
 		return nil, fmt.Errorf("read settings %s: %w", where, err)
 	}
-	sf.data, sf.exists, sf.mode = data, true, info.Mode().Perm()
+	sf.data, sf.exists, sf.mode, sf.info = data, true, info.Mode().Perm(), info
 	if err := checkSyntax(path, data); err != nil {
 		return nil, fmt.Errorf("read settings: %w", err)
 	}
@@ -167,6 +168,3 @@ func notRegular(mode fs.FileMode) error {
 	}
 	return fmt.Errorf("not a regular file but a %s", kind)
 }
-
-// backupPath is where the previous content is kept, beside the settings.
-func (sf *settingsFile) backupPath() string { return sf.path + ".codeman-backup" }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 )
 
@@ -27,8 +28,8 @@ func (r StatusReport) UpToDate() bool {
 	return len(r.Installed) > 0 && len(r.Missing) == 0 && len(r.Outdated) == 0
 }
 
-// Status reads the settings file and reports codeman's entries in it. It
-// changes nothing.
+// Status reads the settings file and reports codeman's entries in it: the
+// hooks its record lists. It changes nothing.
 func Status(opts InstallOptions) (StatusReport, error) {
 	rep := StatusReport{SettingsPath: opts.SettingsPath}
 	sf, err := readSettings(opts.SettingsPath)
@@ -36,9 +37,16 @@ func Status(opts InstallOptions) (StatusReport, error) {
 		return rep, err
 	}
 	rep.Exists = sf.exists
-	e := newEdit(wantedEntries, opts.Binary)
-	if _, _, err := e.apply(sf.data); err != nil {
+	rec, err := readRecord(sideFiles(opts.SettingsPath).record)
+	if err != nil {
 		return rep, err
+	}
+	if rec == nil {
+		rec = newRecord(sf)
+	}
+	e := newEdit(wantedEntries, opts.Binary, rec)
+	if _, _, err := e.apply(sf.data); err != nil {
+		return rep, fmt.Errorf("read settings %s: %w", sf.path, err)
 	}
 	rep.Missing = e.added
 	rep.Outdated = append(e.updated, e.removed...)
