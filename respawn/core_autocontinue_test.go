@@ -100,6 +100,7 @@ func TestCore_AutoContinueArmedLeftToClaude(t *testing.T) {
 			h.wantDecision("Claude Code's own continue is armed")
 			h.wantSends()
 			claudeContinues(h, limitReset.Add(73*time.Second), tc.hooks)
+			h.advance(30 * time.Second) // without hooks the screen tells, read again after the turn's silence
 			h.wantDecision("usage limit over: Claude continued by itself")
 			advanceTo(h, limitReset.Add(10*time.Minute))
 			if n := resumesTyped(h); n != 0 {
@@ -112,26 +113,32 @@ func TestCore_AutoContinueArmedLeftToClaude(t *testing.T) {
 	}
 }
 
-// Claude Code (2.1.328 style) continued right at the reset and finished
-// before codeman's wait ended: the turn it ran is evidence enough, and no
-// resume prompt follows.
+// Claude continued (or a person did) before codeman's wait ended, and the
+// turn is over: the turn it ran is evidence enough, and no resume prompt
+// follows.
 func TestCore_ContinuedBeforeWaitEnds(t *testing.T) {
+	typed := screenOf("❯ keep going", rowLimitHit, "", "❯ do the docs instead", "● Done.", "✻ Baked for 2s · done 8:00 PM",
+		"", rowRule, rowPrompt, rowRule, rowFooterIdle)
 	for _, tc := range []struct {
 		name string
 		play func(h *harness)
+		want string // the decision that ends the wait
 	}{
-		{"prompt_hook", func(h *harness) { h.hook(HookPromptSubmitted); h.finishTurn() }},
-		{"tool_hook", func(h *harness) { h.hook(HookToolStarted, func(k *Hook) { k.Tool = "Bash" }) }},
-		{"stop_hook", func(h *harness) { h.hook(HookStop) }},
-		{"working_output", func(h *harness) { h.work(2 * time.Second); h.finishTurn() }},
-		{"fired_notice_on_screen", func(h *harness) { h.draw(autoContinuedScreen()) }},
+		{"prompt_hook", func(h *harness) { h.hook(HookPromptSubmitted); h.finishTurn() }, "Claude continued by itself (prompt submitted"},
+		{"tool_hook", func(h *harness) { h.hook(HookToolStarted, func(k *Hook) { k.Tool = "Bash" }) }, "Claude continued by itself (tool Bash started"},
+		{"stop_hook", func(h *harness) { h.hook(HookStop) }, "Claude continued by itself (Stop hook)"},
+		{"working_screen", func(h *harness) { h.draw(autoContinueWorkingScreen()); h.c.Tick(h.now); h.perform() }, "Claude continued by itself"},
+		{"fired_notice_on_screen", func(h *harness) { h.draw(autoContinuedScreen()) }, "Claude continued by itself (screen shows Claude Code's own continue)"},
+		// No hooks: a prompt echoed after the limit's lines says the
+		// session went on; found when the wait ends.
+		{"prompt_echo_no_hooks", func(h *harness) { h.draw(typed) }, "the limit is no longer in the latest turn"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := limitedHarnessShowing(t, armedScreen(rowArmedAt))
 			advanceTo(h, limitReset.Add(2*time.Second))
 			tc.play(h)
-			h.advance(30 * time.Second) // the screen is read again within completion_confirm
-			h.wantDecision("usage limit over: Claude continued by itself")
+			advanceTo(h, limitReset.Add(2*time.Minute))
+			h.wantDecision(tc.want)
 			advanceTo(h, limitReset.Add(10*time.Minute))
 			if n := resumesTyped(h); n != 0 {
 				t.Fatalf("%d resume prompts typed after Claude continued\n%s", n, h.dump())

@@ -42,8 +42,10 @@ func (c *Core) Output(now time.Time, chunk []byte) {
 	case f.Completion:
 		c.onCompletion(now)
 	case f.Working:
+		// No evidence that Claude continued after a limit: the stream's
+		// window still holds the failed turn's spinner, and a redraw of
+		// the limit's own rows reports it again. The screen decides.
 		c.onWorking(now, "working output")
-		c.continuedByItself(now, now, "working output")
 	case f.Visible > 2:
 		c.onActivity(now)
 	}

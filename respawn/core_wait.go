@@ -103,6 +103,11 @@ func (c *Core) onResume(now time.Time) {
 		// Never type within completion_confirm of work, whatever path led here.
 		c.t.arm(tResume, c.lastWorking.Add(c.cfg.CompletionConfirm))
 		return
+	case kind == waitUsageLimit && c.facts.UsageLimit == "" && c.facts.PromptBox:
+		// A prompt was echoed after the limit's lines (or /clear took
+		// them): someone went on, with no hook to say so.
+		c.endWait(now, kind+" over: the limit is no longer in the latest turn; the session went on")
+		return
 	}
 	if ul, ok := FindUsageLimit(c.screen.Text(), now); ok && kind == "usage limit" && ul.Line != c.wait.line && ul.ResetAt.After(now) {
 		c.wait.line = ul.Line
