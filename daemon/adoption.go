@@ -117,39 +117,29 @@ func (d *Daemon) dropFailed(addr, reason string) {
 // pruneFailed drops, every Liveness, the failed adoptions whose panes are
 // no longer enabled: closed, or on a tmux server that restarted.
 func (d *Daemon) pruneFailed(ctx context.Context) {
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		tick := d.opts.Clock.NewTicker(d.opts.Liveness)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.Chan():
-			}
-			d.mu.Lock()
-			addrs := make([]string, 0, len(d.failed))
-			for addr := range d.failed {
-				addrs = append(addrs, addr)
-			}
-			d.mu.Unlock()
-			for _, addr := range addrs {
-				b, addr, err := d.backendFor(addr)
-				if err != nil {
-					continue
-				}
-				unlock, err := d.locks.lock(ctx, addr)
-				if err != nil {
-					return
-				}
-				if !b.stillEnabled(ctx, addr) {
-					d.dropFailed(addr, "no longer enabled")
-				}
-				unlock()
-			}
+	d.every(ctx, &d.wg, func() bool {
+		d.mu.Lock()
+		addrs := make([]string, 0, len(d.failed))
+		for addr := range d.failed {
+			addrs = append(addrs, addr)
 		}
-	}()
+		d.mu.Unlock()
+		for _, addr := range addrs {
+			b, addr, err := d.backendFor(addr)
+			if err != nil {
+				continue
+			}
+			unlock, err := d.locks.lock(ctx, addr)
+			if err != nil {
+				return false
+			}
+			if !b.stillEnabled(ctx, addr) {
+				d.dropFailed(addr, "no longer enabled")
+			}
+			unlock()
+		}
+		return true
+	})
 }
 
 // watchConfig retries failed adoptions whenever the config file changes.

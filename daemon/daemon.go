@@ -286,3 +286,24 @@ func (d *Daemon) hookWatcher() *hooks.Watcher {
 	defer d.mu.Unlock()
 	return d.watcher
 }
+
+// every runs fn every Liveness in a goroutine counted by wg, until ctx
+// ends or fn returns false.
+func (d *Daemon) every(ctx context.Context, wg *sync.WaitGroup, fn func() bool) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := d.opts.Clock.NewTicker(d.opts.Liveness)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.Chan():
+				if !fn() {
+					return
+				}
+			}
+		}
+	}()
+}

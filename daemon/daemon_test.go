@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -369,4 +371,13 @@ func TestDaemon_AttachErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "completion_confirm") {
 		t.Fatalf("attach with a bad --set: %v", err)
 	}
+}
+
+// killTmuxServer kills the rig's tmux server and waits until its process
+// is gone, so that a server started next under the same name is a new one.
+func (r *rig) killTmuxServer() {
+	r.t.Helper()
+	pid, _ := strconv.Atoi(strings.TrimSpace(r.tmux.Tmux("display-message", "-p", "#{pid}")))
+	r.tmux.Tmux("kill-server")
+	r.waitFor("the old tmux server to exit", 30*time.Second, func() bool { return syscall.Kill(pid, 0) != nil })
 }

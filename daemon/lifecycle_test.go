@@ -236,15 +236,7 @@ func (w *lifecycle) killDaemon(t *rapid.T) {
 // name with new programs in panes of the same ids: none of them is enabled.
 func (w *lifecycle) restartTmux(t *rapid.T) {
 	r := w.r
-	pid := strings.TrimSpace(r.tmux.Tmux("display-message", "-p", "#{pid}"))
-	r.tmux.Tmux("kill-server")
-	deadline := time.Now().Add(30 * time.Second)
-	for syscall.Kill(atoi(pid), 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("tmux server %s still runs 30s after kill-server", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	r.killTmuxServer()
 	restarted := time.Now()
 	for i, addr := range w.panes {
 		if !strings.HasPrefix(addr, "tmux:") {
@@ -349,10 +341,4 @@ func (w *lifecycle) check(t *rapid.T) {
 			t.Fatalf("input reached %s, off since %s: %+v", addr, since.Format("15:04:05.000"), e)
 		}
 	}
-}
-
-func atoi(s string) int {
-	var n int
-	fmt.Sscan(s, &n)
-	return n
 }

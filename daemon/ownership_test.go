@@ -7,10 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -234,11 +232,7 @@ func TestOwnership_ServerRestartedUnderTheSameName(t *testing.T) {
 	r := newRig(t)
 	addr, _ := r.session("work", "a long first task")
 	r.attach(addr)
-	pid, _ := strconv.Atoi(strings.TrimSpace(r.tmux.Tmux("display-message", "-p", "#{pid}")))
-	r.tmux.Tmux("kill-server")
-	r.waitFor("the old server to exit", 10*time.Second, func() bool {
-		return syscall.Kill(pid, 0) != nil
-	})
+	r.killTmuxServer()
 	restarted := time.Now()
 	addr2, log2 := r.session("work", "hello")
 	if addr2 != addr {

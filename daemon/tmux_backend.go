@@ -296,26 +296,16 @@ func (b *tmuxBackend) watchServer(srv tmux.Server, serverPID int) {
 	}
 	ctx, cancel := context.WithCancel(b.d.ctx)
 	b.servers[srv.Socket] = cancel
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		tick := b.d.opts.Clock.NewTicker(b.d.opts.Liveness)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.Chan():
-				if !b.checkServer(ctx, srv, serverPID) {
-					b.mu.Lock()
-					delete(b.servers, srv.Socket)
-					b.mu.Unlock()
-					cancel()
-					return
-				}
-			}
+	b.d.every(ctx, &b.wg, func() bool {
+		if b.checkServer(ctx, srv, serverPID) {
+			return true
 		}
-	}()
+		b.mu.Lock()
+		delete(b.servers, srv.Socket)
+		b.mu.Unlock()
+		cancel()
+		return false
+	})
 }
 
 // checkServer releases the server's panes that are gone and reports
