@@ -162,7 +162,7 @@ var screenPatternFixtures = map[string][]string{
 	"status_line":         {"05-just-submitted.txt", "16-working-spinner-5s.txt", "18-working-spinner-30s.txt", "43-thinking-wait.txt", "52-noaltscreen-streaming.txt", "60-bash-running.txt", "62-queued-message-while-busy.txt", "67-custom-spinner-verb.txt"},
 	"busy_footer":         {"05-just-submitted.txt", "16-working-spinner-5s.txt", "34-err429-retrying.txt", "36-streaming-text.txt", "52-noaltscreen-streaming.txt", "62-queued-message-while-busy.txt"},
 	"api_retry":           {"34-err429-retrying.txt"},
-	"completion_line":     {"06-reply-done.txt", "07-bash-auto-mode.txt", "19-after-70s-reply.txt", "22-askq-after-2.txt", "40-after-init.txt", "42-init-done.txt", "53-noaltscreen-done.txt", "61-bash-finished.txt"},
+	"completion_line":     {"06-reply-done.txt", "07-bash-auto-mode.txt", "19-after-70s-reply.txt", "22-askq-after-2.txt", "40-after-init.txt", "42-init-done.txt", "53-noaltscreen-done.txt", "61-bash-finished.txt", "v2.1.332-monitor-running.txt", "v2.1.332-usage-limit-continued.txt"},
 	"background_wait":     {"48-subagent-running.txt"},
 	"plan_ready":          {"32-plan-approval-prompt.txt", "32b-plan-approval-prompt-full.txt"},
 	"plan_proceed":        {"32-plan-approval-prompt.txt", "32b-plan-approval-prompt-full.txt"},
@@ -180,13 +180,13 @@ var screenPatternFixtures = map[string][]string{
 	"api_key_dialog":      {"02-after-trust.txt"},
 	"auto_mode_nudge":     {"10-idle-manual-mode.txt"},
 	"auto_mode_check":     {"66-auto-mode-rmbash.txt"},
-	"limit_menu":          {"57-oauth-weekly-limit.txt"},
-	"dialog_footer":       {"01-dialog-a.txt", "02-after-trust.txt", "57-oauth-weekly-limit.txt", "66-auto-mode-rmbash.txt"},
+	"limit_menu":          {"57-oauth-weekly-limit.txt", "v2.1.332-weekly-limit-menu.txt", "v2.1.332-usage-limit-menu.txt"},
+	"dialog_footer":       {"01-dialog-a.txt", "02-after-trust.txt", "57-oauth-weekly-limit.txt", "66-auto-mode-rmbash.txt", "v2.1.332-weekly-limit-menu.txt"},
 	"api_error":           {"45-stream-error-event.txt", "47-err429-final-max-retries-1.txt", "47-err500-final-max-retries-1.txt", "47-err529-final-max-retries-1.txt", "47-usagelimit-final-max-retries-1.txt"},
 	"context_limit":       {"47-err400-final-max-retries-1.txt"},
 	"invalid_api_key":     {"47-err401-final-max-retries-1.txt"},
-	"usage_limit_hit":     {"55-oauth-usage-limit.txt", "56-oauth-usage-limit-esc.txt", "57-oauth-weekly-limit.txt", "58-oauth-weekly-limit-after-1.txt"},
-	"usage_limit_reached": {"55-oauth-usage-limit.txt"},
+	"usage_limit_hit":     {"55-oauth-usage-limit.txt", "56-oauth-usage-limit-esc.txt", "57-oauth-weekly-limit.txt", "58-oauth-weekly-limit-after-1.txt", "v2.1.332-usage-limit-armed.txt", "v2.1.332-weekly-limit-menu.txt"},
+	"usage_limit_reached": {"55-oauth-usage-limit.txt", "v2.1.332-usage-limit-armed.txt", "v2.1.332-usage-limit-reset.txt", "v2.1.332-usage-limit-esc.txt"},
 	"usage_limit_legacy":  {"56d-legacy-usage-limit-derived.txt", "56e-legacy-usage-limit-epoch-derived.txt"},
 }
 
@@ -242,11 +242,13 @@ func TestBuiltinScreenPatterns_Traps(t *testing.T) {
 		"busy_footer":        {"  ⏸ manual mode on · esc to interrupted"},
 		"plan_accept_option": {" ❯ 1. Yes", "   2. Yes, manually approve edits", "❯ 1. Yes, and don't ask again"},
 		"permission_proceed": {"   Claude has written up a plan and is ready to execute. Would you like to proceed?"},
-		"question_header":    {"     ☐ Create hello.txt", "  ⎿  ☒ Run the tests"},         // TodoWrite rows
-		"dialog_footer":      {"    Continuing automatically at 10:06pm · Esc to cancel"}, // capture 55 footer
+		"question_header":    {"     ☐ Create hello.txt", "  ⎿  ☒ Run the tests"},                                                   // TodoWrite rows
+		"dialog_footer":      {"    Continuing automatically at 10:06pm · Esc to cancel", "    Continuing shortly · Esc to cancel"}, // limit footers
 		"api_error":          {"  The API Error: 500 came back", "● The command finished."},
 		"usage_limit_hit":    {"● Automatic continue cancelled · /rate-limit-options to re-arm", "     /upgrade to increase your usage limit."},
-		"auto_mode_check":    {"● Auto mode can't check actions in this session. Its safety check runs on the server"},
+		"usage_limit_reached": {"● Usage limit reset · Continuing automatically", "● Usage limit available again · continuing now",
+			"  ⚠ Your usage limit has reset"},
+		"auto_mode_check": {"● Auto mode can't check actions in this session. Its safety check runs on the server"},
 	}
 	p := DefaultPatterns()
 	for name, rows := range traps {

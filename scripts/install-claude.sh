@@ -1,15 +1,36 @@
 #!/usr/bin/env bash
-# install-claude.sh installs the pinned Claude Code CLI that the end-to-end
-# tests drive (internal/claudetest) into a private cache directory, and prints
-# the path of its binary. Running it again is cheap: an install that already
-# reports the pinned version is kept.
+# install-claude.sh installs a Claude Code CLI that the end-to-end tests drive
+# (internal/claudetest) into a private cache directory, and prints the path of
+# its binary. Without an argument it installs the pinned version; the
+# previous pin, which CI still runs the end-to-end tests against, is named
+# below. Running it again is cheap: an install that already reports the
+# wanted version is kept.
 #
-# Usage: scripts/install-claude.sh
-# Env:   CODEMAN_E2E_DIR  install prefix (default ${XDG_CACHE_HOME:-$HOME/.cache}/codeman-e2e)
+# Usage: scripts/install-claude.sh [VERSION]
+# Env:   CODEMAN_E2E_DIR  install prefix (default ${XDG_CACHE_HOME:-$HOME/.cache}/codeman-e2e
+#                         for the pinned version, .../codeman-e2e-VERSION for any other)
 set -euo pipefail
 
-version=2.1.328
-prefix=${CODEMAN_E2E_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/codeman-e2e}
+pinned=2.1.332
+previous=2.1.328 # still tested: see .ci/run and docs/claude-code.md
+
+version=${1:-$pinned}
+case $version in
+"$pinned" | "$previous") ;;
+*)
+	echo "install-claude.sh: version $version is neither the pinned $pinned nor the previous $previous" >&2
+	exit 2
+	;;
+esac
+
+cache=${XDG_CACHE_HOME:-$HOME/.cache}
+default_prefix=$cache/codeman-e2e
+if [ "$version" != "$pinned" ]; then
+	# npm keeps one version of a package per prefix, so each version other
+	# than the pinned one gets its own.
+	default_prefix=$cache/codeman-e2e-$version
+fi
+prefix=${CODEMAN_E2E_DIR:-$default_prefix}
 # The native binary of the platform package; the JS wrapper in
 # @anthropic-ai/claude-code wants node >= 22 and is not needed.
 bin=$prefix/node_modules/@anthropic-ai/claude-code-linux-x64/claude

@@ -1,13 +1,20 @@
 package claudetest
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
-// Version is the Claude Code version scripts/install-claude.sh pins and the
-// reference screens were taken with.
-const Version = "2.1.328"
+// Version is the Claude Code version scripts/install-claude.sh pins.
+const Version = "2.1.332"
+
+// PreviousVersion is the pin before Version. Its recordings stay in the
+// replay fixtures, and CI runs the end-to-end tests against it too
+// (scripts/install-claude.sh 2.1.328).
+const PreviousVersion = "2.1.328"
 
 // InstallDir is where scripts/install-claude.sh installs the CLI:
 // $CODEMAN_E2E_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/codeman-e2e.
@@ -42,6 +49,20 @@ func FindClaude() (path string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// CLIVersion runs the CLI at path with --version and returns the version
+// it reports ("2.1.332" of "2.1.332 (Claude Code)").
+func CLIVersion(path string) (string, error) {
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("run %s --version: %w", path, err)
+	}
+	fields := strings.Fields(string(out))
+	if len(fields) == 0 {
+		return "", fmt.Errorf("run %s --version: no output", path)
+	}
+	return fields[0], nil
 }
 
 // isExecutable reports whether path is a regular file someone may run.

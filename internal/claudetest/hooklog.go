@@ -14,7 +14,9 @@ import (
 // RecordedHookEvents are the hook events a session with RecordHooks logs:
 // the ones codeman interprets, plus their neighbours. MessageDisplay is left
 // out (one process per streamed chunk), and so are hooks whose output
-// changes what Claude does (WorktreeCreate, Elicitation).
+// changes what Claude does (WorktreeCreate, Elicitation), and events that
+// not every tested version knows (PreSkillShellCommand, 2.1.329+): an
+// unknown event in settings.json opens a warning dialog at start.
 var RecordedHookEvents = []string{
 	"SessionStart", "SessionEnd", "UserPromptSubmit", "UserPromptExpansion",
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",

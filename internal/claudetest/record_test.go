@@ -15,8 +15,26 @@ import (
 
 var record = flag.Bool("record", false, "re-record respawn/testdata/replay/*.cast with the real Claude Code CLI")
 
-// replayDir is where the recordings go: respawn's replay fixtures.
-var replayDir = filepath.Join("..", "..", "respawn", "testdata", "replay")
+// replayDir is where the recordings go: respawn's replay fixtures; the
+// screens a scenario captures go to screenDir.
+var (
+	replayDir = filepath.Join("..", "..", "respawn", "testdata", "replay")
+	screenDir = filepath.Join("..", "..", "respawn", "testdata", "screens")
+)
+
+// unversioned is the version whose recordings carry no version in their
+// names: they were made before a second version was recorded beside them.
+const unversioned = "2.1.328"
+
+// castName is the file name of a scenario's recording made with version:
+// "question.cast" for 2.1.328, "question-2.1.332.cast" for any other, so
+// that the recordings of every tested version stay side by side.
+func castName(scenario, version string) string {
+	if version == unversioned {
+		return scenario + ".cast"
+	}
+	return scenario + "-" + version + ".cast"
+}
 
 // scenario is one recording: what to script and type, what to wait for.
 type scenario struct {
@@ -37,10 +55,10 @@ func TestRecordReplayFixtures(t *testing.T) {
 			opts := sc.opts
 			opts.Record, opts.RecordHooks = true, true
 			s := claudetest.NewSession(t, opts)
-			r := &recording{t: t, s: s, start: s.RecordStart()}
-			r.mark("idle prompt box drawn")
+			r := &recording{t: t, s: s, start: s.RecordStart(), version: s.Version()}
+			r.mark("idle prompt box drawn (Claude Code " + r.version + ")")
 			sc.run(t, r)
-			path := filepath.Join(replayDir, sc.name+".cast")
+			path := filepath.Join(replayDir, castName(sc.name, r.version))
 			r.s.SaveCast(path)
 			for _, req := range r.s.API().Requests() {
 				r.log = append(r.log, fmt.Sprintf("%s\tAPI %s status=%d retry=%t tool_result=%t %q",
@@ -58,10 +76,24 @@ func TestRecordReplayFixtures(t *testing.T) {
 // recording drives one session and notes when each step happened, for the
 // fixtures' README.
 type recording struct {
-	t     *testing.T
-	s     *claudetest.Session
-	start time.Time
-	log   []string
+	t       *testing.T
+	s       *claudetest.Session
+	start   time.Time
+	version string // of the CLI
+	log     []string
+}
+
+// screen writes the pane's screen into respawn's screen fixtures as
+// v<version>-<situation>.txt (capture-pane -p) and .ansi (with -e).
+func (r *recording) screen(situation string) {
+	r.t.Helper()
+	base := filepath.Join(screenDir, "v"+r.version+"-"+situation)
+	for ext, text := range map[string]string{".txt": r.s.Capture(), ".ansi": r.s.CaptureANSI()} {
+		if err := os.WriteFile(base+ext, []byte(strings.TrimRight(text, "\n")+"\n"), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	r.mark("screen " + filepath.Base(base))
 }
 
 func (r *recording) mark(what string) {
@@ -104,6 +136,12 @@ var scenarios = []scenario{
 	{name: "api-error", run: recordAPIError},
 	{name: "background-agent", run: recordBackgroundAgent},
 	{name: "usage-limit", run: recordUsageLimit, opts: claudetest.Options{OAuth: true}},
+	{name: "usage-limit-esc", run: recordUsageLimitEsc, opts: claudetest.Options{OAuth: true}},
+	{name: "usage-limit-continue", run: recordUsageLimitContinue, opts: claudetest.Options{OAuth: true}},
+	{name: "usage-limit-menu", run: recordUsageLimitMenu, opts: claudetest.Options{OAuth: true,
+		Settings: map[string]any{"autoContinueAtUsageLimit": false}}},
+	{name: "weekly-limit", run: recordWeeklyLimit, opts: claudetest.Options{OAuth: true}},
+	{name: "monitor", run: recordMonitor},
 }
 
 // recordTurnEnds: a reply that streams for ~10 s, a read-only Bash call
@@ -244,4 +282,93 @@ func recordUsageLimit(t *testing.T, r *recording) {
 	r.typeText("keep going")
 	r.waitFor(claudetest.Contains("Usage limit reached"), "usage limit lines", 30*time.Second)
 	r.hold(10*time.Second, "limit shown, waiting to continue")
+	r.screen("usage-limit-armed")
+}
+
+// recordUsageLimitEsc: the 5-hour limit, and Esc cancels Claude Code's
+// own continue.
+func recordUsageLimitEsc(t *testing.T, r *recording) {
+	r.s.API().Handle("keep going", fakeapi.Reply{Status: 429, UsageLimit: &fakeapi.UsageLimit{
+		Claim: "five_hour", ResetAt: time.Now().Add(2 * time.Hour).Truncate(time.Minute),
+	}})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("keep going")
+	r.waitFor(claudetest.Contains("Continuing automatically at"), "usage limit lines, continue armed", 30*time.Second)
+	r.hold(2*time.Second, "limit shown")
+	r.s.SendKeys("Escape")
+	r.waitFor(claudetest.Contains("Automatic continue cancelled"), "continue cancelled (Esc)", 10*time.Second)
+	r.hold(8*time.Second, "limit shown, nothing armed")
+	r.screen("usage-limit-esc")
+}
+
+// limitResetSoon is a reset on a minute boundary (Claude Code prints
+// minutes) at least 30 s ahead, so that a recording can wait it out.
+func limitResetSoon() time.Time {
+	return time.Now().Add(30 * time.Second).Truncate(time.Minute).Add(time.Minute)
+}
+
+// recordUsageLimitContinue: a 5-hour limit that resets within two minutes;
+// Claude Code continues by itself 30 to 90 s after the reset, with a
+// prompt of its own that the fake answers.
+func recordUsageLimitContinue(t *testing.T, r *recording) {
+	reset := limitResetSoon()
+	r.s.API().LimitUntil(fakeapi.UsageLimit{Claim: "five_hour", ResetAt: reset})
+	r.s.API().Handle(fakeapi.AutoContinueText, fakeapi.Reply{Text: "Picking up where I left off: the work is done."})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("keep going")
+	r.waitFor(claudetest.Contains("Continuing automatically at"), "usage limit lines, continue armed (reset "+reset.Format("15:04:05")+")", 30*time.Second)
+	r.waitFor(claudetest.Contains("Continuing shortly"), "the reset passed", time.Until(reset)+20*time.Second)
+	r.screen("usage-limit-reset")
+	r.waitFor(claudetest.Contains("Usage limit reset · Continuing automatically"), "Claude Code continued by itself", 3*time.Minute)
+	r.waitFor(claudetest.Completions(1), "completion line of its turn", 30*time.Second)
+	r.hold(5*time.Second, "idle after the continued turn")
+	r.screen("usage-limit-continued")
+}
+
+// recordUsageLimitMenu: with autoContinueAtUsageLimit off, the 5-hour
+// limit opens the menu that asks what to do, left open.
+func recordUsageLimitMenu(t *testing.T, r *recording) {
+	r.s.API().Handle("keep going", fakeapi.Reply{Status: 429, UsageLimit: &fakeapi.UsageLimit{
+		Claim: "five_hour", ResetAt: time.Now().Add(2 * time.Hour).Truncate(time.Minute),
+	}})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("keep going")
+	r.waitFor(claudetest.Contains("What do you want to do?"), "the limit menu", 30*time.Second)
+	r.hold(10*time.Second, "menu left open")
+	r.screen("usage-limit-menu")
+}
+
+// recordWeeklyLimit: a weekly limit two days out opens the menu that asks
+// what to do, left open.
+func recordWeeklyLimit(t *testing.T, r *recording) {
+	r.s.API().Handle("keep going", fakeapi.Reply{Status: 429, UsageLimit: &fakeapi.UsageLimit{
+		Claim: "seven_day", ResetAt: time.Now().Add(50 * time.Hour).Truncate(time.Minute),
+	}})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("keep going")
+	r.waitFor(claudetest.Contains("What do you want to do?"), "the limit menu", 30*time.Second)
+	r.hold(10*time.Second, "menu left open")
+	r.screen("weekly-limit-menu")
+}
+
+// recordMonitor: a Monitor and a background shell still run when the turn
+// ends; the Stop hook lists both.
+func recordMonitor(t *testing.T, r *recording) {
+	r.s.API().Handle("watch the build", fakeapi.Reply{
+		Text: "I'll watch the build log and start the server.",
+		Tool: &fakeapi.ToolCall{Name: "Monitor", Input: map[string]any{
+			"command": "sleep 600", "description": "Watch the build log", "persistent": true,
+		}},
+		Next: &fakeapi.Reply{
+			Tool: &fakeapi.ToolCall{Name: "Bash", Input: map[string]any{
+				"command": "sleep 600", "description": "Run the dev server", "run_in_background": true,
+			}},
+			Next: &fakeapi.Reply{Text: "Both are running; I'll report when the build log says something."},
+		},
+	})
+	r.hold(2*time.Second, "idle before the prompt")
+	r.typeText("watch the build")
+	r.waitFor(claudetest.Completions(1), "completion line (background work still running)", 30*time.Second)
+	r.hold(8*time.Second, "idle with a monitor and a shell running")
+	r.screen("monitor-running")
 }

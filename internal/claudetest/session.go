@@ -227,6 +227,17 @@ func (s *Session) Dir() string { return s.dir }
 // Claude returns the path of the CLI binary the session runs.
 func (s *Session) Claude() string { return s.claude }
 
+// Version returns the version the session's CLI reports, failing the test
+// when it cannot be read.
+func (s *Session) Version() string {
+	s.t.Helper()
+	v, err := CLIVersion(s.claude)
+	if err != nil {
+		s.t.Fatalf("claudetest: %v", err)
+	}
+	return v
+}
+
 // Tmux runs a tmux command against the session's server and returns its
 // output, failing the test on error.
 func (s *Session) Tmux(args ...string) string {

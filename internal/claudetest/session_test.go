@@ -88,7 +88,7 @@ func TestSession_Record(t *testing.T) {
 	}
 	// The recording starts before the first frame: it holds the switch to
 	// the alternate screen and the whole header.
-	for _, want := range []string{"\x1b[?1049h", "Claude Code", "v" + claudetest.Version, "for shortcuts"} {
+	for _, want := range []string{"\x1b[?1049h", "Claude Code", "v" + s.Version(), "for shortcuts"} {
 		if !strings.Contains(before.String(), want) {
 			t.Errorf("output before the prompt lacks %q", want)
 		}
