@@ -31,9 +31,10 @@ var (
 
 // Handle is `codeman hook`: it reads one hook event's JSON from in, keeps
 // what the watcher needs, and writes it as a marker for the caller's pane
-// into the spool dir, stamped with now. It returns the marker's path, or an
-// error saying why there is none. The caller must stay silent either way:
-// Claude Code shows a hook's output to the user.
+// into the spool dir, stamped with now, in place of the marker of the same
+// pane and kind before it; now and then it prunes the spool dir. It returns
+// the marker's path, or an error saying why there is none. The caller must
+// stay silent either way: Claude Code shows a hook's output to the user.
 //
 // It never contacts the daemon, so it costs the same whether a controller
 // watches the pane or not.
@@ -58,7 +59,12 @@ func Handle(in io.Reader, env func(string) string, now time.Time) (string, error
 	if err != nil {
 		return "", err
 	}
-	return writeMarker(dir, m)
+	path, err := writeMarker(dir, m)
+	if err != nil {
+		return "", err
+	}
+	maybePrune(dir, now)
+	return path, nil
 }
 
 // readInput reads all of r unless it exceeds limit bytes or takes longer

@@ -54,8 +54,9 @@ func BenchmarkHookCommand(b *testing.B) {
 	}
 	slices.Sort(runs)
 	b.ReportMetric(float64(runs[len(runs)/2].Microseconds())/1000, "ms-median")
-	if n := len(markerFiles(b, filepath.Join(runtime, "codeman", "spool"))); n != len(runs) {
-		b.Errorf("%d markers for %d runs", n, len(runs))
+	// Every run left the Stop marker of one pane, each in place of the last.
+	if n := len(markerFiles(b, filepath.Join(runtime, "codeman", "spool"))); n != 1 {
+		b.Errorf("%d markers for %d runs of one pane and kind, want 1", n, len(runs))
 	}
 }
 

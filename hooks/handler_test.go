@@ -233,26 +233,28 @@ func TestHandle_UnsafeRuntimeDir(t *testing.T) {
 	})
 }
 
-// TestHandle_MarkerNames: names sort by the handler's time and never
-// collide, even for the same instant.
+// TestHandle_MarkerNames: one name per pane and kind, so a marker replaces
+// the one before it of its pane and kind and nothing else.
 func TestHandle_MarkerNames(t *testing.T) {
 	env, spool := tmuxEnv(t)
-	times := []time.Time{handlerTime, handlerTime, handlerTime.Add(time.Nanosecond), handlerTime.Add(time.Second), handlerTime.Add(time.Second)}
-	for i := len(times) - 1; i >= 0; i-- { // written newest first
-		if _, err := hooks.Handle(strings.NewReader(stopPayload), envOf(env), times[i]); err != nil {
-			t.Fatal(err)
-		}
+	first := fire(t, env, stopPayload, handlerTime)
+	again := fire(t, env, stopPayload, handlerTime.Add(time.Second))
+	other := fire(t, env, promptPayload, handlerTime.Add(2*time.Second))
+	env["TMUX_PANE"] = "%4"
+	otherPane := fire(t, env, stopPayload, handlerTime.Add(3*time.Second))
+	if again != first || other == first || otherPane == first || otherPane == other {
+		t.Errorf("names: stop %s, stop again %s, prompt %s, stop of %%4 %s", filepath.Base(first), filepath.Base(again), filepath.Base(other), filepath.Base(otherPane))
+	}
+	if names := markerFiles(t, spool); len(names) != 3 {
+		t.Errorf("spool holds %v, want 3 markers", names)
 	}
 	ms := readMarkers(t, spool)
-	if len(ms) != len(times) {
-		t.Fatalf("%d markers, want %d", len(ms), len(times))
-	}
-	for i, m := range ms {
-		if !m.At.Equal(times[i]) {
-			t.Errorf("marker %d in name order has time %v, want %v", i, m.At, times[i])
+	for _, m := range ms {
+		if m.Event == "Stop" && m.Pane == testPane && !m.At.Equal(handlerTime.Add(time.Second)) {
+			t.Errorf("stop marker of %s holds %v, want the second one", testPane, m.At)
 		}
 	}
-	info, err := os.Stat(filepath.Join(spool, markerFiles(t, spool)[0]))
+	info, err := os.Stat(first)
 	if err != nil {
 		t.Fatal(err)
 	}

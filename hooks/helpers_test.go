@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/codeman-dev/codeman/hooks"
@@ -105,8 +106,21 @@ func tmuxEnv(t *testing.T) (map[string]string, string) {
 	return env, filepath.Join(runtime, "codeman", "spool")
 }
 
-// markerFiles lists the markers in dir by name.
+// markerFiles lists the markers in dir by name: the files but hidden ones
+// (the handler's temp files and prune stamp, the watcher's claimed markers).
 func markerFiles(t testing.TB, dir string) []string {
+	t.Helper()
+	var names []string
+	for _, name := range dirNames(t, dir) {
+		if !strings.HasPrefix(name, ".") {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// dirNames lists everything in dir by name.
+func dirNames(t testing.TB, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil && !os.IsNotExist(err) {

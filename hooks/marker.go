@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -32,19 +33,33 @@ type Marker struct {
 
 const (
 	// markerExt ends every marker's name; anything else in the spool dir
-	// (the handler's temp files start with a dot) is not a marker.
+	// (hidden files: the handler's temp files, the prune stamp, markers the
+	// watcher has claimed) is not a marker.
 	markerExt = ".json"
 	// maxFieldLen caps each kept string: a message is for logs, and a
 	// marker has to stay far below the watcher's size cap.
 	maxFieldLen = 512
 	// DefaultMaxMarkerSize is the largest marker file the watcher reads.
 	DefaultMaxMarkerSize = 64 << 10
+	// otherKind names the markers of events that carry no signal.
+	otherKind = "other"
 )
 
-// markerName returns a file name that sorts by time and is unique across
-// processes: <unix nanos, zero padded>-<pid>-<random>.json.
-func markerName(at time.Time) string {
-	return fmt.Sprintf("%019d-%d-%016x%s", at.UnixNano(), os.Getpid(), rand.Uint64(), markerExt)
+// markerName is the one name of every marker of a pane and kind:
+// <hash of the pane>-<kind>.json. A new marker replaces the one before it
+// of the same pane and kind, so the spool holds at most one per pane and
+// kind however long no daemon consumes it; order across kinds is kept by
+// the time each marker holds. The kind is the signal the watcher makes of
+// the event, not the event's name: a PreToolUse for AskUserQuestion (a
+// question) and a later one for Bash (work) are two markers.
+func markerName(m Marker) string {
+	kind := otherKind
+	if k := hookKind(m); k != 0 {
+		kind = k.String()
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(m.Pane)) // never fails
+	return fmt.Sprintf("%016x-%s%s", h.Sum64(), kind, markerExt)
 }
 
 // isMarkerName reports whether a spool dir entry is a finished marker.
@@ -52,16 +67,18 @@ func isMarkerName(name string) bool {
 	return strings.HasSuffix(name, markerExt) && !strings.HasPrefix(name, ".")
 }
 
-// writeMarker writes m into dir as a new marker: a temp file renamed into
-// place, so the watcher never sees a half-written one. There is no fsync: a
+// writeMarker writes m into dir as its pane and kind's marker: a temp file
+// of its own renamed into place, so the watcher never sees a half-written
+// one. When two handlers race for one name the later rename wins; both
+// markers are of the same kind and moments apart. There is no fsync: a
 // marker matters for seconds, and after a crash it would be stale anyway.
 func writeMarker(dir string, m Marker) (string, error) {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return "", fmt.Errorf("encode marker: %w", err)
 	}
-	name := markerName(m.At)
-	tmp := filepath.Join(dir, "."+name+".tmp")
+	name := markerName(m)
+	tmp := filepath.Join(dir, fmt.Sprintf(".%s.%d-%016x%s", name, os.Getpid(), rand.Uint64(), tempExt))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return "", fmt.Errorf("create marker: %w", err)

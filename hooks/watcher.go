@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,9 +55,9 @@ const (
 	logKeyAge   = "age"
 )
 
-// Watcher consumes hook markers from the spool dir: each one is read,
-// interpreted, routed and removed. It keeps the last event per pane for
-// status and explain.
+// Watcher consumes hook markers from the spool dir: each one is claimed,
+// read, interpreted, routed and removed, oldest first. It keeps the last
+// event per pane for status and explain.
 type Watcher struct {
 	dir    string
 	router Router
@@ -189,10 +190,12 @@ func (w *Watcher) run(ctx context.Context) {
 
 func (w *Watcher) onEvent(ev fsnotify.Event) {
 	if ev.Name != w.dir {
-		// The handler's rename into place shows as Create on Linux;
-		// Rename (moved away) finds nothing and is ignored.
-		if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Rename) {
-			w.consume(filepath.Base(ev.Name))
+		// The handler's rename into place shows as Create. A marker may
+		// have replaced another of its pane and kind meanwhile, and the
+		// names say nothing of time, so the whole dir is taken, oldest
+		// first.
+		if ev.Has(fsnotify.Create) && isMarkerName(filepath.Base(ev.Name)) {
+			w.scan()
 		}
 		return
 	}
@@ -230,41 +233,88 @@ func (w *Watcher) ensureDir() error {
 	return ensurePrivateDir(w.dir)
 }
 
-// scan consumes every marker in the dir in name (= time) order.
+// claimed is a marker the watcher has taken out of the handlers' way.
+type claimed struct {
+	path string
+	m    Marker
+}
+
+// maxScanRounds bounds the listings of one scan while handlers keep
+// writing.
+const maxScanRounds = 8
+
+// scan consumes every marker in the dir in the order of their times. Each
+// is claimed first (renamed to a name of the watcher's own), so that a
+// handler replacing it meanwhile leaves a new marker, not a lost one.
+// Claimed files a stopped watcher left behind are taken as they are.
+//
+// A listing made while handlers write may show a marker and miss an older
+// one written just before it, so the dir is listed again until a listing
+// finds nothing new, and only then is the whole batch routed, oldest
+// first: a marker in place before the last listing began is in the batch.
 func (w *Watcher) scan() {
-	entries, err := os.ReadDir(w.dir)
-	if err != nil {
-		w.log.Error("read spool dir", "error", err)
-		return
+	var batch []claimed
+	seen := map[string]bool{}
+	for range maxScanRounds {
+		n, err := w.claimListed(&batch, seen)
+		if err != nil {
+			w.log.Error("read spool dir", "error", err)
+			break
+		}
+		if n == 0 {
+			break
+		}
 	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		w.consume(name)
+	slices.SortStableFunc(batch, func(a, b claimed) int { return a.m.At.Compare(b.m.At) })
+	for _, c := range batch {
+		w.consume(c.m)
+		w.remove(c.path)
 	}
 }
 
-// consume reads, routes and removes one marker. A name seen twice (by the
-// scan and by its event) is read once: the second read finds it gone.
-func (w *Watcher) consume(name string) {
-	if !isMarkerName(name) {
-		return
-	}
-	path := filepath.Join(w.dir, name)
-	m, err := readMarker(path, w.opts.MaxSize)
-	if errors.Is(err, fs.ErrNotExist) {
-		return
-	}
-	defer w.remove(path)
+// claimListed lists the dir once, claims and reads the markers in it and
+// adds them to batch. It returns how many names it took.
+func (w *Watcher) claimListed(batch *[]claimed, seen map[string]bool) (int, error) {
+	entries, err := os.ReadDir(w.dir)
 	if err != nil {
-		w.log.Warn("drop unreadable marker", logKeyFile, name, "error", err)
-		return
+		return 0, err
 	}
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		var path string
+		switch {
+		case isMarkerName(name):
+			if path = claimMarker(w.dir, name); path == "" {
+				continue
+			}
+		case strings.HasPrefix(name, claimPrefix):
+			if path = filepath.Join(w.dir, name); seen[path] {
+				continue
+			}
+		default:
+			continue
+		}
+		seen[path] = true
+		n++
+		m, err := readMarker(path, w.opts.MaxSize)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			w.log.Warn("drop unreadable marker", logKeyFile, name, "error", err)
+			w.remove(path)
+			continue
+		}
+		*batch = append(*batch, claimed{path, m})
+	}
+	return n, nil
+}
+
+// consume routes one marker, unless it is stale.
+func (w *Watcher) consume(m Marker) {
 	if age := w.opts.Clock.Since(m.At); age > w.opts.MaxAge {
-		w.log.Info("drop stale marker", logKeyFile, name, logKeyPane, m.Pane, logKeyEvent, m.Event, logKeyAge, age)
+		w.log.Info("drop stale marker", logKeyPane, m.Pane, logKeyEvent, m.Event, logKeyAge, age)
 		return
 	}
 	w.remember(m)

@@ -274,8 +274,8 @@ func TestWatcher_Junk(t *testing.T) {
 	for _, name := range []string{filepath.Base(valid), "1-1-1.json", "1-1-2.json", "1-1-3.json", "1-1-4.json", "1-1-5.json"} {
 		waitFor(t, name+" to be dropped", gone(filepath.Join(spool, name)))
 	}
-	if left := markerFiles(t, spool); !slices.Equal(left, []string{".1-1-1.json.tmp", "notes.txt"}) {
-		t.Errorf("spool dir holds %v, want only the temp file and notes.txt", left)
+	if left := dirNames(t, spool); !slices.Equal(left, []string{".1-1-1.json.tmp", ".pruned", "notes.txt"}) {
+		t.Errorf("spool dir holds %v, want only the temp file, the prune stamp and notes.txt", left)
 	}
 	if _, err := os.Stat(outside); err != nil {
 		t.Errorf("link target touched: %v", err)
