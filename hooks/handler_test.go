@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -276,5 +277,36 @@ func TestHandle_ClipsLongFields(t *testing.T) {
 	}
 	if m.Error != "" {
 		t.Errorf("error = %q, want empty for a non-string value", m.Error)
+	}
+}
+
+// TestHandle_ManyBackgroundTasks: a Stop listing hundreds of tasks with
+// long statuses still makes a marker the watcher reads, counting the
+// running ones.
+func TestHandle_ManyBackgroundTasks(t *testing.T) {
+	env, spool := tmuxEnv(t)
+	var tasks []string
+	for i := range 300 {
+		status := strings.Repeat("<", 500)
+		if i%100 == 7 {
+			status = "running"
+		}
+		tasks = append(tasks, `{"id":"t`+strconv.Itoa(i)+`","status":"`+status+`"}`)
+	}
+	payload := `{"hook_event_name":"Stop","background_tasks":[` + strings.Join(tasks, ",") + `]}`
+	path := fire(t, env, payload, handlerTime)
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Size() > hooks.DefaultMaxMarkerSize {
+		t.Errorf("marker of %d bytes, over the watcher's cap of %d", info.Size(), hooks.DefaultMaxMarkerSize)
+	}
+	ms := readMarkers(t, spool)
+	if len(ms) != 1 {
+		t.Fatalf("%d markers, want 1", len(ms))
+	}
+	if _, h, ok := hooks.Interpret(ms[0]); !ok || h.Background != 3 {
+		t.Errorf("hook %+v, want a Stop with 3 tasks running", h)
 	}
 }

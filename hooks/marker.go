@@ -135,11 +135,14 @@ func readMarker(path string, maxSize int64) (Marker, error) {
 
 // clip cuts s to at most maxFieldLen bytes without splitting a UTF-8
 // sequence.
-func clip(s string) string {
-	if len(s) <= maxFieldLen {
+func clip(s string) string { return clipTo(s, maxFieldLen) }
+
+// clipTo cuts s to at most n bytes without splitting a UTF-8 sequence.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxFieldLen
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

@@ -59,8 +59,18 @@ func (t *text) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Bounds of the background tasks a marker keeps, so that a Stop with
+// hundreds of them still makes a marker far below the watcher's size cap:
+// the statuses codeman reads are single words.
+const (
+	maxTasks     = 100
+	maxStatusLen = 32
+)
+
 // tasks reads Stop's background_tasks as the list of each task's status.
-// A task that is not an object still counts, with an empty status.
+// A task that is not an object still counts, with an empty status. Past
+// maxTasks the running ones are kept first (the controller only needs to
+// know that some still run).
 type tasks []string
 
 func (t *tasks) UnmarshalJSON(b []byte) error {
@@ -68,14 +78,22 @@ func (t *tasks) UnmarshalJSON(b []byte) error {
 	if json.Unmarshal(b, &list) != nil {
 		return nil
 	}
-	statuses := make([]string, 0, len(list))
+	statuses := make([]string, 0, min(len(list), maxTasks))
+	var others []string
 	for _, raw := range list {
 		var task struct {
 			Status text `json:"status"`
 		}
 		_ = json.Unmarshal(raw, &task) // a malformed task keeps an empty status
-		statuses = append(statuses, string(task.Status))
+		status := clipTo(string(task.Status), maxStatusLen)
+		if status != taskRunning {
+			others = append(others, status)
+			continue
+		}
+		if len(statuses) < maxTasks {
+			statuses = append(statuses, status)
+		}
 	}
-	*t = statuses
+	*t = append(statuses, others[:min(len(others), maxTasks-len(statuses))]...)
 	return nil
 }
