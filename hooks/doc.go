@@ -18,9 +18,58 @@
 //	                                                        │ fsnotify
 //	daemon: Watcher ──Interpret──▶ Router.RouteHook(pane, respawn.Hook)
 //
+// # Which hooks are codeman's
+//
+// Only the hooks codeman recorded writing. Beside the settings file it
+// keeps <file>.codeman-hooks, a JSON record of each hook object it wrote
+// with the event and matcher of the group it put it in, which containers
+// (the hooks object, event lists) it created, and whether the file was
+// missing or blank before its first install. A hook is codeman's when it
+// equals a recorded one in a group of the recorded event and matcher;
+// anything else is the user's, however much it looks like codeman's (a
+// command that ends in "codeman hook", or an exact copy of codeman's own
+// written by hand or by an install that kept no record). Install rewrites
+// its recorded hooks in place (another binary path, another timeout),
+// removes recorded ones it no longer wants and appends a new group for
+// each wanted entry not found; Uninstall removes the recorded hooks, the
+// groups they leave empty, and the event lists and hooks object they leave
+// empty when codeman created them, then the record. Uninstall thus gives
+// the original back: a file codeman created is removed again, a blank one
+// comes back blank, and when the result differs from the kept original in
+// layout only, the original's bytes are written.
+//
+// Two more files sit beside the settings: <file>.codeman-original, the
+// content before codeman's first write, made once and never overwritten,
+// and <file>.codeman-backup, the content before codeman's latest write.
+// Both have the settings file's mode (it may hold secrets).
+//
+// # Writing beside Claude Code
+//
+// Claude Code rewrites the settings file itself (temp file and rename, no
+// lock). An edit reads the file, edits it, and puts the result in place
+// with a compare-and-swap (commit.go): the file is read again and compared
+// just before, the dir is watched for other writers meanwhile (Linux), and
+// the new file is exchanged with the old one atomically, so that a write
+// that still slips in between is detected and undone. The edit then starts
+// over from the other program's version, up to maxAttempts times before it
+// gives up with ErrConcurrentChange. Only regular files (or links to one)
+// are read or replaced; a FIFO, device or directory in their place is
+// refused before it is opened.
+//
+// # The spool
+//
 // The handler never talks to the daemon: a marker on disk survives a daemon
 // restart, and the Hook carries the marker's own time so the controller can
-// tell a stale Stop from a fresh one.
+// tell a stale Stop from a fresh one. Nothing consumes the spool while no
+// daemon runs, so it is bounded: a marker's name is its pane's and its
+// kind's (the signal it makes, not the event's name), so a new marker
+// replaces the previous one of the same pane and kind, and about once a
+// minute (a stamp file's time says when) the handler drops markers older
+// than the watcher's stale age and, past MaxSpoolMarkers, the oldest. The
+// common path costs a stat, never a listing of the dir. The watcher claims
+// each marker by renaming it before reading it, so a handler replacing it
+// meanwhile leaves a new marker rather than a lost one, and routes every
+// batch in the order of the markers' times.
 //
 // The runtime dir ($XDG_RUNTIME_DIR/codeman, else $TMPDIR/codeman-$UID) is
 // private: mode 0700, owned by the user, never a symlink. The daemon puts its
