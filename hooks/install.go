@@ -98,12 +98,7 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		start := rec
-		if start == nil {
-			start = newRecord(sf)
-		}
-		e := newEdit(want, opts.Binary, start)
-		out, changed, err := e.apply(sf.data)
+		e, out, changed, err := plan(sf, rec, want, opts.Binary)
 		if err != nil {
 			return rep, fmt.Errorf("edit settings %s: %w", sf.path, err)
 		}
@@ -114,8 +109,8 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 			}
 			return rep, nil
 		}
-		data, remove := finish(out, e.after, start, original)
-		err = sf.commit(data, remove, rec == nil, side, &rep)
+		data, remove := finish(out, e.after, e.rec, original)
+		err = sf.commit(data, remove, len(e.found) == 0, side, &rep)
 		if errors.Is(err, errChanged) {
 			continue
 		}
@@ -126,6 +121,22 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 		return rep, saveRecord(side.record, e.after)
 	}
 	return rep, fmt.Errorf("edit settings %s: %w (%d attempts)", opts.SettingsPath, ErrConcurrentChange, maxAttempts)
+}
+
+// plan edits the settings as read. The record applies while any hook it
+// lists is still in the file; when none is (the user removed them, or put
+// back an older file) the file is taken as never touched by codeman.
+func plan(sf *settingsFile, rec *record, want []Entry, binary string) (*edit, []byte, bool, error) {
+	if rec != nil {
+		e := newEdit(want, binary, rec)
+		out, changed, err := e.apply(sf.data)
+		if err != nil || len(e.found) > 0 {
+			return e, out, changed, err
+		}
+	}
+	e := newEdit(want, binary, newRecord(sf))
+	out, changed, err := e.apply(sf.data)
+	return e, out, changed, err
 }
 
 // emptyDoc is what an edit leaves of a document with no key.

@@ -161,3 +161,26 @@ func checkHasCommands(t *testing.T, path string, commands ...string) {
 		}
 	}
 }
+
+// TestInstall_RecordOfAGoneInstall: when none of the recorded hooks is in
+// the file any more (here: the file was removed), the record no longer
+// applies; the next install starts afresh and its uninstall removes the
+// file it created.
+func TestInstall_RecordOfAGoneInstall(t *testing.T) {
+	path := placeFixture(t, filepath.Join("testdata", "settings", "no-hooks.json"), 0o644)
+	if _, err := hooks.Install(opts(path)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hooks.Install(opts(path)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hooks.Uninstall(opts(path)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("file left after install into a missing file and uninstall: %v", err)
+	}
+}

@@ -41,11 +41,8 @@ func Status(opts InstallOptions) (StatusReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	if rec == nil {
-		rec = newRecord(sf)
-	}
-	e := newEdit(wantedEntries, opts.Binary, rec)
-	if _, _, err := e.apply(sf.data); err != nil {
+	e, _, _, err := plan(sf, rec, wantedEntries, opts.Binary)
+	if err != nil {
 		return rep, fmt.Errorf("read settings %s: %w", sf.path, err)
 	}
 	rep.Missing = e.added
