@@ -57,7 +57,7 @@ func menuScreen() []string {
 
 // typedScreen shows half a prompt someone is typing.
 func typedScreen() []string {
-	return screenOf("✻ Churned for 3s · done 6:47 PM", "", rowRule, "❯\u00a0let me think about th", rowRule, rowFooterIdle)
+	return screenOf("● Here is some reply text that streams.", "", rowRule, "❯\u00a0let me think about th", rowRule, rowFooterIdle)
 }
 
 // limitScreen shows a turn that ended on a 5-hour limit resetting at 20:00 UTC.
@@ -205,10 +205,17 @@ func (h *harness) sentSince(at time.Time) []sent {
 func (h *harness) advance(d time.Duration) {
 	h.t.Helper()
 	target := h.now.Add(d)
-	for {
+	var last time.Time
+	for same := 0; ; same++ {
 		at, ok := h.c.Deadline()
 		if !ok || at.After(target) {
 			break
+		}
+		if !at.Equal(last) {
+			last, same = at, 0
+		}
+		if same > 10000 {
+			h.t.Fatalf("a deadline at %s fires again and again\n%s", at.Sub(h.start), h.dump())
 		}
 		if at.After(h.now) {
 			h.now = at

@@ -23,14 +23,6 @@ func limitedHarness(t *testing.T, cfg Config) *harness {
 
 func (h *harness) until(at time.Time) { h.advance(at.Sub(h.now)) }
 
-// workThenReply: Claude works for d, then prints a reply without a
-// completion line, and the screen shows it idle.
-func (h *harness) workThenReply(d time.Duration) {
-	h.work(d)
-	h.screen = idleScreen()
-	h.output(chunkText)
-}
-
 // resumes returns the resume prompts typed from at on.
 func (h *harness) resumes(at time.Time) int {
 	n := 0
@@ -91,7 +83,9 @@ func TestGuard_Resume(t *testing.T) {
 				"  ⎿  You've hit your weekly limit · resets 11:00pm (UTC)", "", rowRule, rowPrompt, rowRule, rowFooterIdle))
 		}, 0},
 		{"claude_exited", nil, func(h *harness) { h.draw(shellScreen()) }, 0},
-		{"typed_text", nil, func(h *harness) { h.draw(typedScreen()) }, 0},
+		{"typed_text", nil, func(h *harness) {
+			h.draw(screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", rowRule, "❯\u00a0let me think about th", rowRule, rowFooterIdle))
+		}, 0},
 		{"resume_prompt_off", func(c *Config) { c.ResumePrompt = "" }, func(*harness) {}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,17 +105,21 @@ func TestGuard_Resume(t *testing.T) {
 }
 
 // Nothing is typed within completion_confirm of work at the end of a wait,
-// even when the screen, read again, no longer shows it.
+// even when the screen, read again, shows none: here a PostToolUse hook
+// came two seconds before (its PreToolUse, which would have ended the wait,
+// was lost).
 func TestGuard_ResumeWaitsOutWork(t *testing.T) {
 	h := limitedHarness(t, testConfig())
-	h.until(waitEnds.Add(-5 * time.Second))
-	h.workThenReply(2 * time.Second)
+	h.until(waitEnds.Add(-2 * time.Second))
+	h.hook(HookToolFinished, func(k *Hook) { k.Tool = "Bash" })
 	worked := h.now
 	h.until(waitEnds.Add(time.Minute))
-	for _, s := range h.sentSince(waitEnds.Add(-5 * time.Second)) {
-		if at := h.start.Add(s.at); at.Sub(worked) < h.c.cfg.CompletionConfirm {
-			t.Fatalf("%q typed %s after work\n%s", s.what, at.Sub(worked), h.dump())
-		}
+	sent := h.sentSince(worked)
+	if len(sent) == 0 || sent[0].step != StepResume {
+		t.Fatalf("sent %v, want the resume prompt first\n%s", h.sends(), h.dump())
+	}
+	if at := h.start.Add(sent[0].at); at.Sub(worked) < h.c.cfg.CompletionConfirm {
+		t.Fatalf("resume prompt typed %s after work\n%s", at.Sub(worked), h.dump())
 	}
 }
 
