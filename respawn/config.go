@@ -4,73 +4,74 @@ import "time"
 
 // Config is the behaviour of one pane's controller: the [respawn] table of
 // config.toml with a profile applied. Durations are wall-clock durations;
-// in the file they are strings such as "10s".
+// in the file they are strings such as "10s". The toml tags are the keys
+// of the file, which package config decodes into a Config.
 type Config struct {
 	// UpdatePrompt is typed first in every cycle.
-	UpdatePrompt string
+	UpdatePrompt string `toml:"update_prompt"`
 	// InterStepDelay is the pause before each step is typed. Default 1s.
-	InterStepDelay time.Duration
+	InterStepDelay time.Duration `toml:"inter_step_delay"`
 	// SendClear sends /clear after the update step. Default true.
-	SendClear bool
+	SendClear bool `toml:"send_clear"`
 	// SendInit sends /init after /clear. Default true.
-	SendInit bool
+	SendInit bool `toml:"send_init"`
 	// KickstartPrompt, when not empty, is typed after /init when /init
 	// started no work of its own.
-	KickstartPrompt string
+	KickstartPrompt string `toml:"kickstart_prompt"`
 
 	// CompletionConfirm is the output silence that confirms a turn's end
 	// and each step's end. Default 10s.
-	CompletionConfirm time.Duration
+	CompletionConfirm time.Duration `toml:"completion_confirm"`
 	// NoOutputTimeout is the silence after which idle is assumed (or an AI
 	// check asked) even without a completion line. Default 30s.
-	NoOutputTimeout time.Duration
+	NoOutputTimeout time.Duration `toml:"no_output_timeout"`
 
 	// AutoAcceptPrompts accepts plan approval menus. Default true.
-	AutoAcceptPrompts bool
+	AutoAcceptPrompts bool `toml:"auto_accept_prompts"`
 	// AutoAcceptDelay is the silence before a plan menu is accepted.
 	// Default 8s.
-	AutoAcceptDelay time.Duration
+	AutoAcceptDelay time.Duration `toml:"auto_accept_delay"`
 
 	// StuckDetection enables the watchdog that recovers a controller that
 	// made no progress while the pane was silent. Default true.
-	StuckDetection bool
+	StuckDetection bool `toml:"stuck_detection"`
 	// StuckWarning is the silent time without progress after which a
 	// warning is logged. Default 5m.
-	StuckWarning time.Duration
+	StuckWarning time.Duration `toml:"stuck_warning"`
 	// StuckRecovery is the silent time without progress after which the
 	// controller recovers. Default 10m.
-	StuckRecovery time.Duration
+	StuckRecovery time.Duration `toml:"stuck_recovery"`
 	// MaxStuckRecoveries bounds recoveries in a row. Default 3.
-	MaxStuckRecoveries int
+	MaxStuckRecoveries int `toml:"max_stuck_recoveries"`
 
 	// Duration ends the controller after this long. Zero runs until
 	// detached. Default 0.
-	Duration time.Duration
+	Duration time.Duration `toml:"duration"`
 
 	// ResumePrompt is typed once a usage limit has reset, or after
 	// APIErrorBackoff following a failed turn, when Claude has not
 	// continued on its own. Empty disables it. Default "continue".
-	ResumePrompt string
+	ResumePrompt string `toml:"resume_prompt"`
 	// UsageLimitMargin is added to a usage limit's reset time before
 	// anything is typed. Default 1m.
-	UsageLimitMargin time.Duration
+	UsageLimitMargin time.Duration `toml:"usage_limit_margin"`
 	// APIErrorBackoff is how long a turn that ended on an API error is left
 	// alone before ResumePrompt is typed. Default 5m.
-	APIErrorBackoff time.Duration
+	APIErrorBackoff time.Duration `toml:"api_error_backoff"`
 
 	// AIIdleCheck configures the claude -p idle check.
-	AIIdleCheck CheckConfig
+	AIIdleCheck CheckConfig `toml:"ai_idle_check"`
 	// AIPlanCheck configures the claude -p plan check.
-	AIPlanCheck CheckConfig
+	AIPlanCheck CheckConfig `toml:"ai_plan_check"`
 }
 
 // CheckConfig configures one kind of AI check.
 type CheckConfig struct {
-	Enabled    bool
-	Model      string
-	MaxContext int           // characters of pane text sent
-	Timeout    time.Duration // per check
-	Cooldown   time.Duration // after a negative verdict
+	Enabled    bool          `toml:"enabled"`
+	Model      string        `toml:"model"`
+	MaxContext int           `toml:"max_context"` // characters of pane text sent
+	Timeout    time.Duration `toml:"timeout"`     // per check
+	Cooldown   time.Duration `toml:"cooldown"`    // after a negative verdict
 }
 
 // The defaults of the original controller, in one block.

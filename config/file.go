@@ -1,0 +1,174 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// File is config.toml. Its toml tags name the file's tables, and the tags
+// of the types below them name their keys: they are the format, which
+// Parse checks a file against.
+type File struct {
+	Respawn respawn.Config `toml:"respawn"`
+	// Profiles are the user's [profile.NAME] tables, resolved at parse
+	// time: [respawn], then the built-in preset of that name if any, then
+	// the table.
+	Profiles map[string]respawn.Config `toml:"profile"`
+	Screen   Screen                    `toml:"screen"`
+	Tmux     Tmux                      `toml:"tmux"`
+	Checks   Checks                    `toml:"checks"`
+	Patterns []respawn.PatternSpec     `toml:"pattern"`
+	Path     string                    `toml:"-"` // the file read, or that would have been read
+}
+
+// Screen is the [screen] table.
+type Screen struct {
+	// PollInterval is how often a window's hardcopy is read, 200ms..10s.
+	// Default 1s.
+	PollInterval time.Duration `toml:"poll_interval"`
+	// SendPause and EnterRetries are as in [tmux], for screen windows.
+	SendPause    time.Duration `toml:"send_pause"`
+	EnterRetries int           `toml:"enter_retries"`
+}
+
+// SendTiming returns how text is typed into a screen window: a hardcopy
+// is read at most every 200ms, so the screen is looked at no faster.
+func (s Screen) SendTiming() respawn.SendTiming {
+	t := respawn.DefaultSendTiming()
+	t.Pause, t.EnterRetries = s.SendPause, s.EnterRetries
+	return t
+}
+
+// Tmux is the [tmux] table.
+type Tmux struct {
+	// SendPause is the pause between typed text and its Enter, 0..5s.
+	// Default 100ms.
+	SendPause time.Duration `toml:"send_pause"`
+	// EnterRetries is how often Enter is pressed again when the screen did
+	// not change, 0..10. Default 3.
+	EnterRetries int `toml:"enter_retries"`
+}
+
+// SendTiming returns how text is typed into a tmux pane.
+func (t Tmux) SendTiming() respawn.SendTiming {
+	st := respawn.DefaultSendTiming()
+	st.Pause, st.EnterRetries = t.SendPause, t.EnterRetries
+	return st
+}
+
+// Checks is the [checks] table.
+type Checks struct {
+	// ClaudePath is the claude binary AI checks run; "" searches PATH.
+	ClaudePath string `toml:"claude_path"`
+	// MaxConcurrent bounds the AI checks running at once in the daemon,
+	// 1..16. Default 2.
+	MaxConcurrent int `toml:"max_concurrent"`
+}
+
+// Defaults of the backend tables that are not the send defaults of
+// package respawn.
+const (
+	DefaultScreenPollInterval  = 1 * time.Second
+	DefaultMaxConcurrentChecks = 2
+)
+
+// Default returns the configuration used when there is no file.
+func Default() *File {
+	return &File{
+		Respawn:  respawn.DefaultConfig(),
+		Profiles: map[string]respawn.Config{},
+		Screen:   Screen{PollInterval: DefaultScreenPollInterval, SendPause: respawn.DefaultSendPause, EnterRetries: respawn.DefaultEnterRetries},
+		Tmux:     Tmux{SendPause: respawn.DefaultSendPause, EnterRetries: respawn.DefaultEnterRetries},
+		Checks:   Checks{MaxConcurrent: DefaultMaxConcurrentChecks},
+	}
+}
+
+// DefaultPath returns $XDG_CONFIG_HOME/codeman/config.toml, with XDG's
+// fallback to ~/.config on every system (macOS included), as tmux users
+// expect. The environment is read on each call.
+func DefaultPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if !filepath.IsAbs(dir) { // the XDG spec says to ignore relative paths
+		home, _ := os.UserHomeDir() // without $HOME the path is relative to the working directory
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "codeman", "config.toml")
+}
+
+// Load reads and validates a config file; "" reads DefaultPath. A missing
+// file gives the defaults with Path set.
+func Load(path string) (*File, error) {
+	if path == "" {
+		path = DefaultPath()
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		f := Default()
+		f.Path = path
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Profile returns the configuration of a profile: "" is [respawn];
+// otherwise [respawn] overlaid by the built-in preset of that name, if
+// any, overlaid by the user's [profile.NAME], if any.
+func (f *File) Profile(name string) (respawn.Config, error) {
+	if name == "" {
+		return f.Respawn, nil
+	}
+	if c, ok := f.Profiles[name]; ok {
+		return c, nil
+	}
+	c := f.Respawn
+	if applyPreset(name, &c) {
+		return c, nil
+	}
+	return respawn.Config{}, fmt.Errorf("unknown profile %q (known: %s)", name, strings.Join(f.ProfileNames(), ", "))
+}
+
+// ProfileNames returns the built-in presets and the user's profiles,
+// sorted.
+func (f *File) ProfileNames() []string {
+	names := PresetNames()
+	for name := range f.Profiles {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Effective returns a pane's configuration: the profile ("" for
+// [respawn]) with --set values ("key=value", see Set) applied, validated.
+func (f *File) Effective(profile string, sets []string) (respawn.Config, error) {
+	c, err := f.Profile(profile)
+	if err != nil {
+		return respawn.Config{}, err
+	}
+	for _, s := range sets {
+		key, value, ok := strings.Cut(s, "=")
+		if !ok {
+			return respawn.Config{}, fmt.Errorf("--set %q: want key=value", s)
+		}
+		if err := Set(&c, strings.TrimSpace(key), value); err != nil {
+			return respawn.Config{}, fmt.Errorf("--set %s: %w", s, err)
+		}
+	}
+	if err := Validate(c); err != nil {
+		return respawn.Config{}, err
+	}
+	return c, nil
+}
