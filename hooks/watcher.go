@@ -53,6 +53,7 @@ const (
 	logKeyEvent = "event"
 	logKeyKind  = "kind"
 	logKeyAge   = "age"
+	logKeyErr   = "err" // as everywhere in the daemon log
 )
 
 // Watcher consumes hook markers from the spool dir: each one is claimed,
@@ -176,7 +177,7 @@ func (w *Watcher) run(ctx context.Context) {
 				return
 			}
 			// An overflow lost events: a full scan finds what they announced.
-			w.log.Warn("spool dir watch error, rescanning", "error", err)
+			w.log.Warn("spool dir watch error, rescanning", logKeyErr, err)
 			w.scan()
 		case <-w.retry.c():
 			if w.rewatch() {
@@ -213,11 +214,11 @@ func (w *Watcher) onEvent(ev fsnotify.Event) {
 // written meanwhile. It reports whether the watch is back.
 func (w *Watcher) rewatch() bool {
 	if err := w.ensureDir(); err != nil {
-		w.log.Error("recreate spool dir", "error", err)
+		w.log.Error("recreate spool dir", logKeyErr, err)
 		return false
 	}
 	if err := w.fsw.Add(w.dir); err != nil {
-		w.log.Error("watch spool dir", "error", err)
+		w.log.Error("watch spool dir", logKeyErr, err)
 		return false
 	}
 	w.scan()
@@ -258,7 +259,7 @@ func (w *Watcher) scan() {
 	for range maxScanRounds {
 		n, err := w.claimListed(&batch, seen)
 		if err != nil {
-			w.log.Error("read spool dir", "error", err)
+			w.log.Error("read spool dir", logKeyErr, err)
 			break
 		}
 		if n == 0 {
@@ -302,7 +303,7 @@ func (w *Watcher) claimListed(batch *[]claimed, seen map[string]bool) (int, erro
 			continue
 		}
 		if err != nil {
-			w.log.Warn("drop unreadable marker", logKeyFile, name, "error", err)
+			w.log.Warn("drop unreadable marker", logKeyFile, name, logKeyErr, err)
 			w.remove(path)
 			continue
 		}
@@ -338,7 +339,7 @@ func (w *Watcher) remember(m Marker) {
 
 func (w *Watcher) remove(path string) {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		w.log.Warn("remove marker", logKeyFile, filepath.Base(path), "error", err)
+		w.log.Warn("remove marker", logKeyFile, filepath.Base(path), logKeyErr, err)
 	}
 }
 
