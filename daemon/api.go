@@ -23,6 +23,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("DELETE /v1/panes", d.afterAdoption(d.handleDetach))
 	mux.HandleFunc("POST /v1/panes/toggle", d.afterAdoption(d.handleToggle))
 	mux.HandleFunc("GET /v1/events", d.afterAdoption(d.handleEvents))
+	mux.HandleFunc("GET /v1/record", d.afterAdoption(d.handleRecord))
 	return mux
 }
 
@@ -149,6 +150,31 @@ func (d *Daemon) handleEvents(w http.ResponseWriter, r *http.Request) {
 				flusher.Flush()
 			}
 		}
+	}
+}
+
+// handleRecord streams a pane's recording as JSON lines until the client
+// goes away (Record).
+func (d *Daemon) handleRecord(w http.ResponseWriter, r *http.Request) {
+	flusher, _ := w.(http.Flusher)
+	enc := json.NewEncoder(w)
+	started := false
+	err := d.Record(r.Context(), r.URL.Query().Get("pane"), func(ev RecordEvent) error {
+		if !started {
+			w.Header().Set("Content-Type", "application/x-ndjson")
+			w.WriteHeader(http.StatusOK)
+			started = true
+		}
+		if err := enc.Encode(ev); err != nil {
+			return err
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return nil
+	})
+	if err != nil && !started {
+		writeError(w, errorCode(err), err)
 	}
 }
 

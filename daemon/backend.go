@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -20,7 +21,7 @@ type backend interface {
 	// started that the paneBackend's close does not stop. When adopting, a
 	// pane that is no longer the one enabled (screen reuses window
 	// numbers) is refused.
-	open(ctx context.Context, addr string, file *respawn.File, adopting bool) (*opened, error)
+	open(ctx context.Context, addr string, file *config.File, adopting bool) (*opened, error)
 	// enabled lists the panes enabled before the daemon started.
 	enabled(ctx context.Context) []adoptable
 	// forget removes a pane's persisted flag, for a pane no controller has.
@@ -42,6 +43,7 @@ type opened struct {
 	term      respawn.Terminal
 	subscribe func(fn func(data []byte, at time.Time)) (unsubscribe func())
 	onStatus  func(status string) // nil: the backend shows no status
+	streams   bool                // output is the terminal's byte stream, not redraws
 	backend   paneBackend
 }
 

@@ -224,10 +224,34 @@ func (c *Client) pane(ctx context.Context, pane string, decisions int, extra str
 	return st, err
 }
 
+// Record calls fn for each event of a pane's recording until ctx ends or
+// fn returns an error.
+func (c *Client) Record(ctx context.Context, pane string, fn func(RecordEvent) error) error {
+	return c.stream(ctx, "/v1/record?pane="+url.QueryEscape(pane), func(line []byte) error {
+		var ev RecordEvent
+		if err := json.Unmarshal(line, &ev); err != nil {
+			return fmt.Errorf("read recording: %w", err)
+		}
+		return fn(ev)
+	})
+}
+
 // Events calls fn for each event until ctx ends or fn returns an error.
 // pane "" streams every pane.
 func (c *Client) Events(ctx context.Context, pane string, fn func(Event) error) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://codeman/v1/events?pane="+url.QueryEscape(pane), nil)
+	return c.stream(ctx, "/v1/events?pane="+url.QueryEscape(pane), func(line []byte) error {
+		var e Event
+		if err := json.Unmarshal(line, &e); err != nil {
+			return fmt.Errorf("read event: %w", err)
+		}
+		return fn(e)
+	})
+}
+
+// stream calls fn with each line of a JSON-lines answer until ctx ends.
+// An error answer is returned as an *APIError.
+func (c *Client) stream(ctx context.Context, path string, fn func(line []byte) error) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://codeman"+path, nil)
 	if err != nil {
 		return err
 	}
@@ -236,14 +260,17 @@ func (c *Client) Events(ctx context.Context, pane string, fn func(Event) error) 
 		return notRunning(err)
 	}
 	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64*1024), 4<<20)
-	for sc.Scan() {
-		var e Event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return fmt.Errorf("read event: %w", err)
+	if resp.StatusCode >= 300 {
+		var e apiError
+		if json.NewDecoder(resp.Body).Decode(&e) != nil || e.Error == "" {
+			e.Error = "daemon answered " + resp.Status
 		}
-		if err := fn(e); err != nil {
+		return &APIError{Code: resp.StatusCode, Message: e.Error}
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for sc.Scan() {
+		if err := fn(sc.Bytes()); err != nil {
 			return err
 		}
 	}

@@ -8,13 +8,13 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/aicheck"
@@ -63,6 +63,7 @@ type Daemon struct {
 	tmux        *tmuxBackend
 	locks       *addrLocks
 	controllers atomic.Int64 // controller loops running
+	recs        recorders    // recordings of panes, for their hook markers
 
 	mu     sync.Mutex
 	panes  map[string]*pane
@@ -129,7 +130,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.watchConfig(ctx)
 	d.pruneFailed(ctx)
 	// After adoption, so markers left while no daemon ran find their panes.
-	watcher := hooks.NewWatcher(d.opts.Paths.Spool, d, hooks.WatcherOptions{Logger: d.log})
+	watcher := hooks.NewWatcher(d.opts.Paths.Spool, d, hooks.WatcherOptions{Logger: d.log, Observe: d.observeMarker})
 	if err := watcher.Start(ctx); err != nil {
 		d.log.Warn("hook watcher not started; hooks are ignored", "err", err)
 	} else {
@@ -216,30 +217,18 @@ func (d *Daemon) setupChecker() {
 	d.checker = r
 }
 
-func (d *Daemon) loadConfig() (*respawn.File, error) {
-	return respawn.LoadFile(d.opts.ConfigPath)
+func (d *Daemon) loadConfig() (*config.File, error) {
+	return config.Load(d.opts.ConfigPath)
 }
 
 // config builds a pane's configuration from the file, a profile and sets.
-func (d *Daemon) config(profile string, sets []string) (*respawn.File, respawn.Config, *respawn.Patterns, error) {
+func (d *Daemon) config(profile string, sets []string) (*config.File, respawn.Config, *respawn.Patterns, error) {
 	file, err := d.loadConfig()
 	if err != nil {
 		return nil, respawn.Config{}, nil, err
 	}
-	cfg, err := file.Profile(profile)
+	cfg, err := file.Effective(profile, sets)
 	if err != nil {
-		return nil, respawn.Config{}, nil, err
-	}
-	for _, s := range sets {
-		key, value, ok := strings.Cut(s, "=")
-		if !ok {
-			return nil, respawn.Config{}, nil, fmt.Errorf("--set %q: want key=value", s)
-		}
-		if err := cfg.Set(strings.TrimSpace(key), value); err != nil {
-			return nil, respawn.Config{}, nil, fmt.Errorf("--set %s: %w", s, err)
-		}
-	}
-	if err := cfg.Validate(); err != nil {
 		return nil, respawn.Config{}, nil, err
 	}
 	pat, err := respawn.CompilePatterns(file.Patterns)

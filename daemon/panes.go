@@ -29,6 +29,8 @@ type pane struct {
 	ctrl       *respawn.Controller
 	patterns   *respawn.Patterns // the controller's, to read a live screen with
 	backend    paneBackend
+	subscribe  func(fn func(data []byte, at time.Time)) (unsubscribe func())
+	streams    bool // output is the terminal's byte stream (tmux), not redraws (screen)
 	unsub      func()
 	released   bool
 }
@@ -132,7 +134,8 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 		o.backend.close()
 		return PaneStatus{}, err
 	}
-	p := &pane{addr: req.Pane, target: o.target, profile: req.Profile, sets: req.Sets, attachedAt: time.Now(), patterns: pat, backend: o.backend}
+	p := &pane{addr: req.Pane, target: o.target, profile: req.Profile, sets: req.Sets, attachedAt: time.Now(), patterns: pat,
+		backend: o.backend, subscribe: o.subscribe, streams: o.streams}
 	p.ctrl = respawn.NewController(respawn.ControllerOptions{
 		Pane: p.addr, Config: cfg, Patterns: pat, Terminal: &ownedTerminal{Terminal: o.term, d: d, p: p},
 		Checker: d.checker, CheckerDown: d.checkerMsg, Clock: d.opts.Clock, Logger: d.log, OnStatus: o.onStatus,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -64,7 +65,7 @@ func (b *tmuxBackend) prefix() string { return "tmux:" }
 
 func (b *tmuxBackend) canonical(addr string) (string, error) { return tmux.CanonicalAddress(addr) }
 
-func (b *tmuxBackend) open(ctx context.Context, addr string, file *respawn.File, _ bool) (*opened, error) {
+func (b *tmuxBackend) open(ctx context.Context, addr string, file *config.File, _ bool) (*opened, error) {
 	srv, id, err := tmux.ParseAddress(addr)
 	if err != nil {
 		return nil, err
@@ -103,6 +104,7 @@ func (b *tmuxBackend) open(ctx context.Context, addr string, file *respawn.File,
 		term:      term,
 		subscribe: func(fn func([]byte, time.Time)) func() { return client.Subscribe(id, fn) },
 		onStatus:  tp.state.Set,
+		streams:   true,
 		backend:   tp,
 	}, nil
 }

@@ -115,3 +115,23 @@ func describe(h respawn.Hook, ok bool) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// A marker written back as a payload reads as the same signal: recordings
+// carry markers as payloads.
+func TestMarker_PayloadRoundTrip(t *testing.T) {
+	markers := []hooks.Marker{
+		{Event: "Stop", BackgroundTasks: []string{"running", "completed"}},
+		{Event: "Stop"},
+		{Event: "PreToolUse", Tool: "AskUserQuestion"},
+		{Event: "Notification", NotificationType: "idle_prompt", Message: "Claude is waiting for your input"},
+		{Event: "SessionStart", Source: "clear"},
+		{Event: "StopFailure", Error: "rate_limit"},
+	}
+	for _, m := range markers {
+		_, want, wantOK := hooks.Interpret(m)
+		got, ok := hooks.InterpretPayload(m.Payload())
+		if ok != wantOK || got != want {
+			t.Errorf("%s: payload %s reads as %+v (%t), the marker as %+v (%t)", m.Event, m.Payload(), got, ok, want, wantOK)
+		}
+	}
+}

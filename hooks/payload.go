@@ -97,3 +97,29 @@ func (t *tasks) UnmarshalJSON(b []byte) error {
 	*t = append(statuses, others[:min(len(others), maxTasks-len(statuses))]...)
 	return nil
 }
+
+// Payload returns the hook event a marker keeps as Claude Code's JSON, for
+// a recording's "hook:" markers: InterpretPayload reads it back to the
+// same signal as the marker.
+func (m Marker) Payload() []byte {
+	type task struct {
+		Status string `json:"status"`
+	}
+	p := struct {
+		Event            string `json:"hook_event_name"`
+		NotificationType string `json:"notification_type,omitempty"`
+		Tool             string `json:"tool_name,omitempty"`
+		Source           string `json:"source,omitempty"`
+		Reason           string `json:"reason,omitempty"`
+		Error            string `json:"error,omitempty"`
+		Message          string `json:"message,omitempty"`
+		BackgroundTasks  []task `json:"background_tasks,omitempty"`
+		SessionID        string `json:"session_id,omitempty"`
+		Cwd              string `json:"cwd,omitempty"`
+	}{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Message, nil, m.SessionID, m.Cwd}
+	for _, s := range m.BackgroundTasks {
+		p.BackgroundTasks = append(p.BackgroundTasks, task{s})
+	}
+	b, _ := json.Marshal(p) // strings and slices of them always marshal
+	return b
+}

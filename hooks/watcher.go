@@ -44,6 +44,10 @@ type WatcherOptions struct {
 	MaxSize int64           // largest marker read, bytes; default 64 KiB
 	Clock   clockwork.Clock // default the real clock
 	Logger  *slog.Logger    // default discards
+	// Observe, when set, sees every marker that is not stale, routed or
+	// not, before it is routed (codeman record writes them into the
+	// recording). It runs on the watcher's goroutine and must not block.
+	Observe func(Marker)
 }
 
 // Log keys.
@@ -319,6 +323,9 @@ func (w *Watcher) consume(m Marker) {
 		return
 	}
 	w.remember(m)
+	if w.opts.Observe != nil {
+		w.opts.Observe(m)
+	}
 	pane, h, ok := Interpret(m)
 	if !ok {
 		return

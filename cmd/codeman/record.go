@@ -2,30 +2,34 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/respawn/replay"
-	"github.com/codeman-dev/codeman/tmux"
 )
 
 func recordCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "record",
-		Usage:     "record a tmux pane's output as asciicast v2, for replay fixtures and bug reports (Ctrl-C ends)",
+		Name:  "record",
+		Usage: "record a pane's output and hook events as asciicast v2, for replay fixtures and bug reports (Ctrl-C ends)",
+		Description: paneUsage + ". The recording holds what codeman sees: a tmux pane's output as it came, " +
+			"a screen window's hardcopies as redraws, and the pane's hook events as markers, so " +
+			"codeman replay FILE.cast decides on the same evidence.",
 		ArgsUsage: "PANE FILE.cast",
 		Flags:     []cli.Flag{&cli.DurationFlag{Name: "for", Usage: "stop after this long"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 2 {
 				return fmt.Errorf("record needs PANE and FILE.cast")
 			}
-			info, err := tmux.Locate(c.Context, c.Args().Get(0), os.Getenv)
+			addr, client, err := paneAndClient(c, true)
 			if err != nil {
 				return err
 			}
@@ -34,51 +38,62 @@ func recordCommand() *cli.Command {
 				return err
 			}
 			defer f.Close()
-			start := time.Now()
-			w, err := replay.NewWriter(f, replay.Header{Width: info.Width, Height: info.Height, Timestamp: start.Unix(), Env: map[string]string{"TERM": "tmux-256color"}})
-			if err != nil {
-				return err
-			}
 			ctx, stop := signal.NotifyContext(c.Context, syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			if d := c.Duration("for"); d > 0 {
 				ctx, stop = context.WithTimeout(ctx, d)
 				defer stop()
 			}
-			client := tmux.NewClient(info.Server, info.Session, tmux.ClientOptions{})
-			if err := client.Start(ctx); err != nil {
-				return err
+			fmt.Fprintf(c.App.ErrWriter, "recording %s into %s; Ctrl-C ends\n", addr, c.Args().Get(1))
+			rec := &castRecorder{file: f}
+			err = client.Record(ctx, addr, rec.add)
+			if err == nil && rec.w == nil {
+				err = errors.New("the daemon sent nothing to record")
 			}
-			defer client.Close()
-			chunks := make(chan []byte, 1024)
-			times := make(chan time.Time, 1024)
-			unsub := client.Subscribe(info.ID, func(data []byte, at time.Time) {
-				chunks <- append([]byte(nil), data...)
-				times <- at
-			})
-			defer unsub()
-			fmt.Fprintf(c.App.ErrWriter, "recording %s (%s) into %s; Ctrl-C ends\n", info.Target(), info.ID, c.Args().Get(1))
-			// The recording starts mid-screen: begin with the screen as it is,
-			// so replay's emulator sees everything the pane shows.
-			screen, err := info.Server.Run(ctx, "capture-pane", "-p", "-e", "-t", info.ID)
-			if err != nil {
-				return err
-			}
-			rows := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-			if err := w.Output(0, []byte("\x1b[H\x1b[2J"+strings.Join(rows, "\r\n"))); err != nil {
-				return err
-			}
-			for {
-				select {
-				case <-ctx.Done():
-					return nil
-				case data := <-chunks:
-					at := <-times
-					if err := w.Output(at.Sub(start).Seconds(), data); err != nil {
-						return err
-					}
-				}
-			}
+			return err
 		},
 	}
+}
+
+// castRecorder writes a pane's recording as an asciicast.
+type castRecorder struct {
+	file  *os.File
+	w     *replay.Writer
+	start daemon.RecordEvent
+	last  float64 // a cast's times never go back; a marker may be older than output already written
+}
+
+func (r *castRecorder) add(ev daemon.RecordEvent) error {
+	if r.w == nil {
+		if ev.Kind != daemon.RecordSize {
+			return fmt.Errorf("recording starts with %q, want the pane's size", ev.Kind)
+		}
+		w, h, err := parseSize(ev.Data)
+		if err != nil {
+			return err
+		}
+		r.start = ev
+		r.w, err = replay.NewWriter(r.file, replay.Header{Width: w, Height: h, Timestamp: ev.At.Unix(), Env: map[string]string{"TERM": "xterm-256color"}})
+		return err
+	}
+	at := max(ev.At.Sub(r.start.At).Seconds(), r.last)
+	r.last = at
+	switch ev.Kind {
+	case daemon.RecordOutput:
+		return r.w.Output(at, []byte(ev.Data))
+	case daemon.RecordMarker:
+		return r.w.Write(at, "m", ev.Data)
+	}
+	return nil // a kind of a newer daemon
+}
+
+// parseSize reads COLSxROWS.
+func parseSize(s string) (int, int, error) {
+	cols, rows, ok := strings.Cut(s, "x")
+	w, err1 := strconv.Atoi(cols)
+	h, err2 := strconv.Atoi(rows)
+	if !ok || err1 != nil || err2 != nil || w <= 0 || h <= 0 {
+		return 0, 0, fmt.Errorf("recording: pane size %q is not COLSxROWS", s)
+	}
+	return w, h, nil
 }
