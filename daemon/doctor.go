@@ -12,8 +12,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
-	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/aicheck"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
@@ -107,7 +107,7 @@ type Doctor struct {
 	// HooksStatus reads codeman's hooks in the Claude Code settings.
 	HooksStatus func() (hooks.StatusReport, error)
 	// Config loads the config file.
-	Config func() (*respawn.File, error)
+	Config func() (*config.File, error)
 	// Checker sets up the AI checks with checks.claude_path.
 	Checker func(claudePath string) error
 	// Connect returns the running daemon, or an error wrapping
@@ -145,7 +145,7 @@ func NewDoctor(binary, version string, env func(string) string) *Doctor {
 			}
 			return hooks.Status(hooks.InstallOptions{SettingsPath: path, Binary: binary})
 		},
-		Config: func() (*respawn.File, error) { return respawn.LoadFile(respawn.DefaultConfigPath()) },
+		Config: func() (*config.File, error) { return config.Load(config.DefaultPath()) },
 		Checker: func(claudePath string) error {
 			_, err := aicheck.New(aicheck.Options{ClaudePath: claudePath})
 			return err

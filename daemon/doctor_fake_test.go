@@ -11,6 +11,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
@@ -86,7 +87,7 @@ type fakeMachine struct {
 	pathsErr error
 	hooks    hooks.StatusReport
 	hooksErr error
-	config   *respawn.File
+	config   *config.File
 	confErr  error
 	checker  error
 	daemon   *fakeDaemon // nil: none runs
@@ -95,8 +96,8 @@ type fakeMachine struct {
 }
 
 func healthyMachine() *fakeMachine {
-	config := respawn.DefaultFile()
-	config.Path = "/home/u/.config/codeman/config.toml"
+	file := config.Default()
+	file.Path = "/home/u/.config/codeman/config.toml"
 	return &fakeMachine{
 		programs: map[string]string{"tmux": "tmux 3.3a\n", "screen": "", "claude": "2.1.332 (Claude Code)\n"},
 		servers:  map[string]string{"/tmp/tmux-1000/default": "3.3a"},
@@ -114,7 +115,7 @@ func healthyMachine() *fakeMachine {
 			{Entry: hooks.Entry{Event: "Stop"}, Program: fakeBinary, Executable: true, Current: true},
 			{Entry: hooks.Entry{Event: "UserPromptSubmit"}, Program: fakeBinary, Executable: true, Current: true},
 		}},
-		config: config,
+		config: file,
 		daemon: &fakeDaemon{
 			healths: []Health{{PID: 77, Version: fakeVersion, Socket: "/run/user/1000/codeman/daemon.sock", Panes: 1, Controllers: 1}},
 			panes:   []PaneStatus{{Pane: fakeTmuxA, Target: "work:1.0 (%3)", Mode: "control", Status: respawn.Status{State: "watching"}}},
@@ -163,7 +164,7 @@ func newFakeDoctor(m *fakeMachine) *Doctor {
 		Stat:        m.fs.stat,
 		Euid:        fakeUID,
 		HooksStatus: func() (hooks.StatusReport, error) { return m.hooks, m.hooksErr },
-		Config:      func() (*respawn.File, error) { return m.config, m.confErr },
+		Config:      func() (*config.File, error) { return m.config, m.confErr },
 		Checker:     func(string) error { return m.checker },
 		Connect: func(context.Context, Paths) (DoctorDaemon, error) {
 			if m.daemon == nil {

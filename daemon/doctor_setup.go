@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -83,7 +84,7 @@ func appendNew(list []string, s string) []string {
 
 // checkConfig loads the config file. It returns the file, nil when it does
 // not load.
-func (d *Doctor) checkConfig() (*respawn.File, Check) {
+func (d *Doctor) checkConfig() (*config.File, Check) {
 	const name = "config"
 	file, err := d.Config()
 	if err != nil {
@@ -99,7 +100,7 @@ func (d *Doctor) checkConfig() (*respawn.File, Check) {
 // checkAI checks that the AI checks find their claude: the config's
 // checks.claude_path, else claude on PATH. Without it the daemon decides
 // without them, which matters only when a profile enables them.
-func (d *Doctor) checkAI(file *respawn.File) Check {
+func (d *Doctor) checkAI(file *config.File) Check {
 	const name = "ai check"
 	if file == nil {
 		return Check{Name: name, Verdict: VerdictNote, Message: "not checked: the config does not load (see above)"}
@@ -121,7 +122,7 @@ func (d *Doctor) checkAI(file *respawn.File) Check {
 
 // aiChecksEnabled reports whether [respawn] or any profile enables an AI
 // check.
-func aiChecksEnabled(file *respawn.File) bool {
+func aiChecksEnabled(file *config.File) bool {
 	on := func(c respawn.Config) bool { return c.AIIdleCheck.Enabled || c.AIPlanCheck.Enabled }
 	if on(file.Respawn) {
 		return true

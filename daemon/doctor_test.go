@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -191,7 +192,7 @@ func TestDoctor_DirPermissions(t *testing.T) {
 
 func TestDoctor_Config(t *testing.T) {
 	m := healthyMachine()
-	_, m.confErr = respawn.ParseFile(m.config.Path, []byte("[respawn]\nsend_clear = true\n\ncompletion_confirm = \"soon\"\n"))
+	_, m.confErr = config.Parse(m.config.Path, []byte("[respawn]\nsend_clear = true\n\ncompletion_confirm = \"soon\"\n"))
 	if m.confErr == nil {
 		t.Fatal("a bad duration parsed")
 	}

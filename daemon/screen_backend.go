@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
 )
@@ -57,7 +58,7 @@ func (b *screenBackend) canonical(addr string) (string, error) {
 	return w.Address(), nil
 }
 
-func (b *screenBackend) open(ctx context.Context, addr string, file *respawn.File, adopting bool) (*opened, error) {
+func (b *screenBackend) open(ctx context.Context, addr string, file *config.File, adopting bool) (*opened, error) {
 	w, err := screen.ParseAddress(addr)
 	if err != nil {
 		return nil, err

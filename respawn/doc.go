@@ -5,11 +5,15 @@
 // limits and API errors.
 //
 // It owns the controller state machine (Core, after etcd-io/raft: pure, no
-// goroutine, no clock, no I/O; Controller runs one per pane), the
-// detection patterns and the screen classifier, the configuration, and the
-// interfaces the backends implement (Terminal, Checker). It must not import
-// tmux, screen, hooks or daemon: they import it. Subpackages: replay (a
-// recording in virtual time) and aicheck (checks through claude -p).
+// goroutine, no clock, no I/O; Controller runs one per pane) and its
+// settings (Config, DefaultConfig), the detection patterns (PatternSpec,
+// CompilePatterns) and the screen classifier, the send policy (Submit,
+// SendTiming), and the interfaces the backends implement (Terminal,
+// Checker). The configuration file is package config's: it reads
+// config.toml into a Config, whose toml tags name the keys. respawn must
+// not import config, tmux, screen, hooks or daemon: they import it.
+// Subpackages: replay (a recording in virtual time) and aicheck (checks
+// through claude -p).
 //
 // # Evidence
 //
@@ -60,12 +64,13 @@
 //
 // EE-001..EE-005 test Node's EventEmitter (listeners, once, throwing
 // listeners); the core has no listeners, and its decisions go through one
-// loop. TC-004 (zero-length timers firing at once) is ruled out by
-// validation, which rejects such values. CO-005 and BM-001..003 concern the
-// original's 1 MiB text buffer; the core keeps a fixed 300-character window
-// and the loop bounds pending output at 1 MiB (older bytes dropped). The
-// team-awareness and Ralph gates depend on watchers codeman does not have;
-// background agents are handled through the Stop hook's background_tasks
-// and the "Waiting for N background agents" line instead. The transcript
-// watcher is replaced by the PreToolUse/PostToolUse hooks.
+// loop. TC-004 (zero-length timers firing at once) is ruled out by the
+// configuration's validation (config.Validate), which rejects such values.
+// CO-005 and BM-001..003 concern the original's 1 MiB text buffer; the
+// core keeps a fixed 300-character window and the loop bounds pending
+// output at 1 MiB (older bytes dropped). The team-awareness and Ralph
+// gates depend on watchers codeman does not have; background agents are
+// handled through the Stop hook's background_tasks and the "Waiting for N
+// background agents" line instead. The transcript watcher is replaced by
+// the PreToolUse/PostToolUse hooks.
 package respawn

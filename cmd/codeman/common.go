@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
@@ -84,28 +85,16 @@ func resolvePane(ctx context.Context, arg string) (string, error) {
 }
 
 // loadConfig reads the config file (a missing one means the defaults).
-func loadConfig() (*respawn.File, error) {
-	return respawn.LoadFile(respawn.DefaultConfigPath())
+func loadConfig() (*config.File, error) {
+	return config.Load(config.DefaultPath())
 }
 
 // effectiveConfig applies a profile and --set values to the config file.
-func effectiveConfig(c *cli.Context) (respawn.Config, *respawn.File, error) {
+func effectiveConfig(c *cli.Context) (respawn.Config, *config.File, error) {
 	file, err := loadConfig()
 	if err != nil {
 		return respawn.Config{}, nil, err
 	}
-	cfg, err := file.Profile(c.String(profileFlag.Name))
-	if err != nil {
-		return respawn.Config{}, nil, err
-	}
-	for _, s := range c.StringSlice(setFlag.Name) {
-		key, value, ok := strings.Cut(s, "=")
-		if !ok {
-			return respawn.Config{}, nil, fmt.Errorf("--set %q: want key=value", s)
-		}
-		if err := cfg.Set(strings.TrimSpace(key), value); err != nil {
-			return respawn.Config{}, nil, fmt.Errorf("--set %s: %w", s, err)
-		}
-	}
-	return cfg, file, cfg.Validate()
+	cfg, err := file.Effective(c.String(profileFlag.Name), c.StringSlice(setFlag.Name))
+	return cfg, file, err
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/config"
 )
 
 func configCommand() *cli.Command {
@@ -15,18 +15,15 @@ func configCommand() *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name:      "check",
-				Usage:     "validate a config file (default: " + respawn.DefaultConfigPath() + ")",
+				Usage:     "validate a config file (default: " + config.DefaultPath() + ")",
 				ArgsUsage: "[FILE]",
 				Action: func(c *cli.Context) error {
 					path := c.Args().First()
 					if path == "" {
-						path = respawn.DefaultConfigPath()
+						path = config.DefaultPath()
 					}
-					file, err := respawn.LoadFile(path)
+					file, err := config.Load(path) // compiles the user's patterns too
 					if err != nil {
-						return err
-					}
-					if _, err := respawn.CompilePatterns(file.Patterns); err != nil {
 						return err
 					}
 					_, err = fmt.Fprintf(c.App.Writer, "%s: ok (%d profiles, %d user patterns)\n", path, len(file.ProfileNames()), len(file.Patterns))

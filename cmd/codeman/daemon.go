@@ -13,8 +13,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
-	"github.com/codeman-dev/codeman/respawn"
 )
 
 func daemonCommand() *cli.Command {
@@ -54,7 +54,7 @@ func daemonCommand() *cli.Command {
 				os.Exit(exitError)
 			}()
 			ready := readyPipe(c.App.ErrWriter, paths)
-			d := daemon.New(daemon.Options{Paths: paths, ConfigPath: respawn.DefaultConfigPath(), Version: resolveVersion(), Logger: logger, Ready: ready})
+			d := daemon.New(daemon.Options{Paths: paths, ConfigPath: config.DefaultPath(), Version: resolveVersion(), Logger: logger, Ready: ready})
 			return d.Run(ctx)
 		},
 	}

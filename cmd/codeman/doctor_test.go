@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/respawn"
 )
 
 // doctor against an in-process daemon of another version on an isolated
@@ -55,7 +55,7 @@ func TestDoctor_AgainstDaemon(t *testing.T) {
 		}
 		return os.Getenv(k)
 	}
-	d := daemon.New(daemon.Options{Paths: paths, ConfigPath: respawn.DefaultConfigPath(), Version: "v0.0.1-old", Env: env})
+	d := daemon.New(daemon.Options{Paths: paths, ConfigPath: config.DefaultPath(), Version: "v0.0.1-old", Env: env})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.Run(ctx) }()

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
@@ -19,7 +20,7 @@ import (
 // daemon would otherwise hand checks this test process's environment.
 func (r *rig) checker(t *testing.T, api *fakeapi.Server) respawn.Checker {
 	t.Helper()
-	file, err := respawn.LoadFile(r.config)
+	file, err := config.Load(r.config)
 	if err != nil {
 		t.Fatal(err)
 	}
