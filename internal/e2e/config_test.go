@@ -25,6 +25,10 @@ const (
 	interStepDelay    = 300 * time.Millisecond
 	autoAcceptDelay   = time.Second
 	apiErrorBackoff   = 20 * time.Second // the least respawn accepts is 10s
+	// usageLimitMargin ends codeman's wait 5 s after a usage limit's
+	// reset, well before Claude Code's own continue (30 to 90 s after
+	// it), so the limit scenarios always meet the race that continue makes.
+	usageLimitMargin  = 5 * time.Second
 	idleCheckCooldown = 12 * time.Second
 	idleCheckTimeout  = 30 * time.Second
 	// hookWindow is respawn's fixed silence after a Stop hook before idle
@@ -49,6 +53,7 @@ no_output_timeout = %q
 inter_step_delay = %q
 auto_accept_delay = %q
 api_error_backoff = %q
+usage_limit_margin = %q
 
 [respawn.ai_idle_check]
 enabled = false
@@ -65,6 +70,6 @@ timeout = %q
 claude_path = %q
 max_concurrent = 1
 `, updatePrompt, kickstartPrompt, resumePrompt,
-		completionConfirm, noOutputTimeout, interStepDelay, autoAcceptDelay, apiErrorBackoff,
+		completionConfirm, noOutputTimeout, interStepDelay, autoAcceptDelay, apiErrorBackoff, usageLimitMargin,
 		aiCheckProfile, idleCheckCooldown, idleCheckTimeout, claudePath)
 }

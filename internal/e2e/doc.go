@@ -14,8 +14,13 @@
 // The scenarios: a turn that streams slowly and runs a Bash tool, then a
 // full cycle; a plan approval accepted; a question and a permission prompt
 // left alone; a background agent not interrupted; API errors waited out
-// and resumed; the AI idle check through the real `claude -p`; and a
+// and resumed; subscription usage limits waited out and resumed exactly
+// once, by Claude Code's own continue or else by codeman, and the limit
+// menu left alone; the AI idle check through the real `claude -p`; and a
 // daemon killed with SIGKILL and restarted.
+//
+// CI runs them against the pinned CLI and again against the previous pin
+// (docs/claude-code.md).
 //
 // The test binary doubles as codeman's hook handler: Claude runs a wrapper
 // script named codeman that execs the test binary with CODEMAN_E2E_ROLE=hook,
