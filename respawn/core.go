@@ -198,14 +198,23 @@ func (c *Core) SetConfig(now time.Time, cfg Config) {
 	c.decide(now, DecisionSkip, "configuration updated")
 }
 
+// maxFiresPerTick bounds the deadlines one Tick fires. A timer that keeps
+// re-arming itself at or before now is a bug; it is stopped and said so,
+// rather than spinning the loop for ever.
+const maxFiresPerTick = 1000
+
 // Tick fires every deadline that is due at now.
 func (c *Core) Tick(now time.Time) {
-	for {
+	for fires := 0; ; fires++ {
 		t, at, ok := c.t.next()
 		if !ok || at.After(now) {
 			return
 		}
 		c.t.stop(t)
+		if fires >= maxFiresPerTick {
+			c.decide(now, DecisionWarn, fmt.Sprintf("bug: timer %s fired %d times at %s; stopped", t, fires, now.Format(time.TimeOnly)))
+			return
+		}
 		c.fire(now, t)
 	}
 }
@@ -273,6 +282,10 @@ func (c *Core) armStateTimers(now time.Time) {
 	c.t = saved
 	if c.paused || c.state == Stopped {
 		return
+	}
+	if c.wait.active() && c.t[tResume].IsZero() {
+		// A pause dropped the wait's end; it comes now if it has passed.
+		c.t.arm(tResume, latest(now, c.wait.until))
 	}
 	switch c.state {
 	case Watching:

@@ -12,7 +12,10 @@ func (c *Core) onStuck(now time.Time) {
 		return
 	}
 	if c.wait.active() {
-		c.stuckAt = c.wait.until // waiting out a limit is not being stuck
+		// Waiting out a limit is not being stuck. Counted from the wait's
+		// end, or from now when that has passed: a deadline in the past
+		// would fire again at once, for ever.
+		c.stuckAt = latest(c.wait.until, now)
 		c.armStuck()
 		return
 	}

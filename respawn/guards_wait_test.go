@@ -153,3 +153,36 @@ func TestGuard_ResumeNotDuringCheck(t *testing.T) {
 		t.Fatalf("the wait did not end\n%s", h.dump())
 	}
 }
+
+// A pause during a limit wait neither loses the wait nor types while
+// paused: resumed before the wait's end, the resume prompt goes out at the
+// end; resumed after it, at once. Neither leaves a deadline in the past
+// that fires again and again (the controller used to spin there).
+func TestCore_PauseDuringLimitWait(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		resumeAt time.Time
+		typedBy  time.Time
+	}{
+		{"resumed_before_the_end", waitEnds.Add(-30 * time.Minute), waitEnds.Add(time.Minute)},
+		{"resumed_after_the_end", waitEnds.Add(30 * time.Minute), waitEnds.Add(31 * time.Minute)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := limitedHarness(t, testConfig())
+			paused := h.now
+			h.c.Pause(h.now)
+			h.perform()
+			h.until(tc.resumeAt)
+			if n := h.resumes(paused); n != 0 {
+				t.Fatalf("%d resume prompts typed while paused\n%s", n, h.dump())
+			}
+			h.c.Resume(h.now)
+			h.perform()
+			h.until(tc.typedBy)
+			if n := h.resumes(paused); n != 1 {
+				t.Fatalf("%d resume prompts after the resume, want 1\n%s", n, h.dump())
+			}
+			h.advance(time.Hour)
+		})
+	}
+}
