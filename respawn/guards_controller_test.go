@@ -127,10 +127,19 @@ func TestGuard_ControllerFeedsBeforeResult(t *testing.T) {
 	}
 }
 
+// quietTerminal never answers a snapshot until the controller stops, so
+// that no worker result can feed pending output before a request does.
+type quietTerminal struct{ *fakeTerminal }
+
+func (q quietTerminal) Snapshot(ctx context.Context) (Screen, error) {
+	<-ctx.Done()
+	return Screen{}, ctx.Err()
+}
+
 func TestGuard_ControllerFeedsBeforeRequest(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	clock := clockwork.NewFakeClock()
-	c, _ := startUnnotified(t, clock, newFakeTerminal(idleScreen()))
+	c, _ := startUnnotified(t, clock, quietTerminal{newFakeTerminal(idleScreen())})
 	c.Output([]byte(chunkCompletion))
 	st, err := c.Status(1)
 	if err != nil {
