@@ -53,7 +53,7 @@ func limitedHarnessShowing(t *testing.T, screen []string) *harness {
 }
 
 // advanceTo moves the harness's clock to at.
-func advanceTo(h *harness, at time.Time) { h.advance(at.Sub(h.now)) }
+func advanceTo(h *harness, at time.Time) { h.advance(at.Sub(h.vt.Now)) }
 
 // resumesTyped counts the resume prompts typed so far.
 func resumesTyped(h *harness) int {
@@ -127,7 +127,7 @@ func TestCore_ContinuedBeforeWaitEnds(t *testing.T) {
 		{"prompt_hook", func(h *harness) { h.hook(HookPromptSubmitted); h.finishTurn() }, "Claude continued by itself (prompt submitted"},
 		{"tool_hook", func(h *harness) { h.hook(HookToolStarted, func(k *Hook) { k.Tool = "Bash" }) }, "Claude continued by itself (tool Bash started"},
 		{"stop_hook", func(h *harness) { h.hook(HookStop) }, "Claude continued by itself (Stop hook)"},
-		{"working_screen", func(h *harness) { h.draw(autoContinueWorkingScreen()); h.c.Tick(h.now); h.perform() }, "Claude continued by itself"},
+		{"working_screen", func(h *harness) { h.draw(autoContinueWorkingScreen()); h.c.Tick(h.vt.Now); h.perform() }, "Claude continued by itself"},
 		{"fired_notice_on_screen", func(h *harness) { h.draw(autoContinuedScreen()) }, "Claude continued by itself (screen shows Claude Code's own continue)"},
 		// No hooks: a prompt echoed after the limit's lines says the
 		// session went on; found when the wait ends.
@@ -151,7 +151,7 @@ func TestCore_ContinuedBeforeWaitEnds(t *testing.T) {
 // it is the failed turn's own.
 func TestCore_OldHookDoesNotEndWait(t *testing.T) {
 	h := limitedHarnessShowing(t, armedScreen(rowArmedAt))
-	early := h.now.Add(-30 * time.Second)
+	early := h.vt.Now.Add(-30 * time.Second)
 	h.hook(HookPromptSubmitted, func(k *Hook) { k.At = early })
 	if !h.c.wait.active() {
 		t.Fatalf("a prompt hook from before the wait ended it\n%s", h.dump())

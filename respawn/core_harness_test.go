@@ -83,8 +83,8 @@ type sent struct {
 type harness struct {
 	t       tb
 	c       *Core
+	vt      *Virtual // h.vt.Now is the core's time
 	start   time.Time
-	now     time.Time
 	screen  []string
 	sent    []sent
 	checks  []Action // checks asked, in order
@@ -123,39 +123,35 @@ func newHarness(t tb, cfg Config) *harness {
 func newHarnessShowing(t tb, cfg Config, screen []string) *harness {
 	t.Helper()
 	start := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
-	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", cfg, nil), start: start, now: start, screen: screen}
-	h.c.Start(h.now)
+	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", cfg, nil), start: start, screen: screen}
+	h.vt = &Virtual{Core: h.c, Now: start, Do: h.do}
+	h.c.Start(start)
 	h.perform()
 	return h
 }
 
 // perform carries out the core's actions like a loop with an instant terminal.
-func (h *harness) perform() {
-	for {
-		actions := h.c.Actions()
-		if len(actions) == 0 {
+func (h *harness) perform() { h.vt.Perform() }
+
+// do carries out one action at once.
+func (h *harness) do(a Action) {
+	switch a.Kind {
+	case ActSnapshot:
+		if h.holdScreens {
+			h.snapshots++
 			return
 		}
-		for _, a := range actions {
-			switch a.Kind {
-			case ActSnapshot:
-				if h.holdScreens {
-					h.snapshots++
-					continue
-				}
-				h.c.Screen(h.now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.now})
-			case ActSubmit:
-				h.sent = append(h.sent, sent{h.now.Sub(h.start), "submit: " + a.Text, a.Step})
-				h.sendDone(a)
-			case ActPress:
-				h.sent = append(h.sent, sent{h.now.Sub(h.start), "press: " + string(a.Key), a.Step})
-				h.sendDone(a)
-			case ActCheck:
-				h.checks = append(h.checks, a)
-			case ActDecision:
-				h.log = append(h.log, a.Decision)
-			}
-		}
+		h.c.Screen(h.vt.Now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.vt.Now})
+	case ActSubmit:
+		h.sent = append(h.sent, sent{h.vt.Now.Sub(h.start), "submit: " + a.Text, a.Step})
+		h.sendDone(a)
+	case ActPress:
+		h.sent = append(h.sent, sent{h.vt.Now.Sub(h.start), "press: " + string(a.Key), a.Step})
+		h.sendDone(a)
+	case ActCheck:
+		h.checks = append(h.checks, a)
+	case ActDecision:
+		h.log = append(h.log, a.Decision)
 	}
 }
 
@@ -164,7 +160,7 @@ func (h *harness) sendDone(a Action) {
 		h.inflight = append(h.inflight, a)
 		return
 	}
-	h.c.SendDone(h.now, a.ID, h.sendErr)
+	h.c.SendDone(h.vt.Now, a.ID, h.sendErr)
 }
 
 // finishSend reports the oldest send in flight as done with err.
@@ -175,7 +171,7 @@ func (h *harness) finishSend(err error) {
 	}
 	a := h.inflight[0]
 	h.inflight = h.inflight[1:]
-	h.c.SendDone(h.now, a.ID, err)
+	h.c.SendDone(h.vt.Now, a.ID, err)
 	h.perform()
 }
 
@@ -184,7 +180,7 @@ func (h *harness) finishSend(err error) {
 func (h *harness) deliverScreens() {
 	for h.snapshots > 0 {
 		h.snapshots--
-		h.c.Screen(h.now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.now})
+		h.c.Screen(h.vt.Now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.vt.Now})
 		h.perform()
 	}
 }
@@ -204,30 +200,13 @@ func (h *harness) sentSince(at time.Time) []sent {
 // its exact time.
 func (h *harness) advance(d time.Duration) {
 	h.t.Helper()
-	target := h.now.Add(d)
-	var last time.Time
-	for same := 0; ; same++ {
-		at, ok := h.c.Deadline()
-		if !ok || at.After(target) {
-			break
-		}
-		if !at.Equal(last) {
-			last, same = at, 0
-		}
-		if same > 10000 {
-			h.t.Fatalf("a deadline at %s fires again and again\n%s", at.Sub(h.start), h.dump())
-		}
-		if at.After(h.now) {
-			h.now = at
-		}
-		h.c.Tick(h.now)
-		h.perform()
+	if err := h.vt.AdvanceTo(h.vt.Now.Add(d)); err != nil {
+		h.t.Fatalf("%v\n%s", err, h.dump())
 	}
-	h.now = target
 }
 
 func (h *harness) output(chunk string) {
-	h.c.Output(h.now, []byte(chunk))
+	h.c.Output(h.vt.Now, []byte(chunk))
 	h.perform()
 }
 
@@ -238,11 +217,11 @@ func (h *harness) draw(screen []string) {
 }
 
 func (h *harness) hook(k HookKind, mod ...func(*Hook)) {
-	hk := Hook{Kind: k, At: h.now}
+	hk := Hook{Kind: k, At: h.vt.Now}
 	for _, m := range mod {
 		m(&hk)
 	}
-	h.c.Hook(h.now, hk)
+	h.c.Hook(h.vt.Now, hk)
 	h.perform()
 }
 
@@ -253,14 +232,14 @@ func (h *harness) answer(res CheckResult, err error) {
 	}
 	a := h.checks[0]
 	h.checks = h.checks[1:]
-	h.c.CheckDone(h.now, a.ID, res, err)
+	h.c.CheckDone(h.vt.Now, a.ID, res, err)
 	h.perform()
 }
 
 // work simulates Claude working for d: a spinner frame every 200ms.
 func (h *harness) work(d time.Duration) {
 	h.screen = workingScreen()
-	for end := h.now.Add(d); h.now.Before(end); {
+	for end := h.vt.Now.Add(d); h.vt.Now.Before(end); {
 		h.output(chunkWorking)
 		h.advance(200 * time.Millisecond)
 	}
@@ -327,8 +306,8 @@ func (h *harness) dump() string {
 // most an hour.
 func (h *harness) untilState(s State) {
 	h.t.Helper()
-	for end := h.now.Add(time.Hour); h.c.State() != s; h.advance(100 * time.Millisecond) {
-		if h.now.After(end) {
+	for end := h.vt.Now.Add(time.Hour); h.c.State() != s; h.advance(100 * time.Millisecond) {
+		if h.vt.Now.After(end) {
 			h.t.Fatalf("state %s never reached\n%s", s, h.dump())
 		}
 	}

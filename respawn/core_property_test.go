@@ -27,7 +27,7 @@ func TestCore_NoSendWhileWorking(t *testing.T) {
 				h.screen = workingScreen()
 				for n := rapid.IntRange(1, 50).Draw(rt, "frames"); n > 0; n-- {
 					h.output(chunkWorking)
-					working = append(working, work{h.now, len(h.sent)})
+					working = append(working, work{h.vt.Now, len(h.sent)})
 					h.advance(200 * time.Millisecond)
 				}
 			case 1: // reply text streams: only the footer says busy

@@ -85,7 +85,7 @@ func TestCore_StopDuringStepDelay(t *testing.T) {
 	for h.c.State() != SendingUpdate {
 		h.advance(100 * time.Millisecond)
 	}
-	h.c.Stop(h.now, "detached")
+	h.c.Stop(h.vt.Now, "detached")
 	h.perform()
 	h.advance(10 * time.Minute)
 	h.wantSends()
@@ -234,7 +234,7 @@ func TestCore_StopWithBackgroundTask(t *testing.T) {
 // A Stop hook older than the work that followed it is stale.
 func TestCore_StaleStopHook(t *testing.T) {
 	h := newHarness(t, testConfig())
-	old := h.now
+	old := h.vt.Now
 	h.work(5 * time.Second)
 	h.hook(HookStop, func(k *Hook) { k.At = old })
 	h.wantDecision("stale")
@@ -291,7 +291,7 @@ func TestCore_AICheckErrors(t *testing.T) {
 	h.wantState(SendingUpdate)
 	h.wantDecision("no output for 10m0s (AI idle check disabled")
 
-	h.c.SetConfig(h.now, cfg)
+	h.c.SetConfig(h.vt.Now, cfg)
 	if off, _ := h.c.idleGate.off(); off {
 		t.Fatal("SetConfig with the check enabled did not re-enable it")
 	}
@@ -304,7 +304,7 @@ func TestCore_AICheckUsageLimit(t *testing.T) {
 	h := newHarness(t, cfg)
 	h.output("● done")
 	h.advance(10 * time.Second)
-	h.answer(CheckResult{}, &UsageLimitError{Line: "You've hit your limit", ResetAt: h.now.Add(time.Hour)})
+	h.answer(CheckResult{}, &UsageLimitError{Line: "You've hit your limit", ResetAt: h.vt.Now.Add(time.Hour)})
 	if h.c.idleGate.errors != 0 {
 		t.Fatal("a usage limit counted as a checker error")
 	}
@@ -444,11 +444,11 @@ func TestCore_PauseResume(t *testing.T) {
 	for h.c.State() != SendingUpdate {
 		h.advance(100 * time.Millisecond)
 	}
-	h.c.Pause(h.now)
+	h.c.Pause(h.vt.Now)
 	h.perform()
 	h.advance(time.Hour)
 	h.wantSends()
-	h.c.Resume(h.now)
+	h.c.Resume(h.vt.Now)
 	h.perform()
 	h.advance(time.Second)
 	h.wantSends(fullCycle[0])

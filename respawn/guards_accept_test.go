@@ -29,7 +29,7 @@ func TestGuard_Accept(t *testing.T) {
 		h.advance(4 * time.Second)
 		cfg := testConfig()
 		cfg.AutoAcceptPrompts = false
-		h.c.SetConfig(h.now, cfg)
+		h.c.SetConfig(h.vt.Now, cfg)
 		h.advance(time.Minute)
 		h.wantSends()
 	})

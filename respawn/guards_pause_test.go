@@ -37,7 +37,7 @@ func TestGuard_Pause(t *testing.T) {
 			h.work(5 * time.Second)
 			tc.setup(h)
 			typed, cycles := len(h.sent), h.c.Cycles()
-			h.c.Pause(h.now)
+			h.c.Pause(h.vt.Now)
 			h.perform()
 			tc.event(h)
 			h.advance(time.Hour)

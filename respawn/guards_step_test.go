@@ -97,7 +97,7 @@ func TestGuard_WorkAfterStep(t *testing.T) {
 			h := cycleUntil(t, testConfig(), s)
 			typed := len(h.sent)
 			h.work(3 * time.Minute)
-			worked := h.now
+			worked := h.vt.Now
 			h.finishTurn()
 			h.advance(time.Minute)
 			for _, x := range h.sent[typed:] {
@@ -118,8 +118,8 @@ func TestGuard_StepNotTypedTwice(t *testing.T) {
 	h.untilState(SendingUpdate)
 	h.advance(2 * time.Second)
 	h.wantSends(fullCycle[0])
-	h.c.Pause(h.now)
-	h.c.Resume(h.now)
+	h.c.Pause(h.vt.Now)
+	h.c.Resume(h.vt.Now)
 	h.perform()
 	h.advance(10 * time.Second)
 	h.wantSends(fullCycle[0])
@@ -148,7 +148,7 @@ func TestGuard_StepWaitsOutWork(t *testing.T) {
 	h := cycleUntil(t, testConfig(), WaitingClear)
 	h.advance(8 * time.Second)
 	h.output(chunkWorking) // the screen stays idle
-	worked := h.now
+	worked := h.vt.Now
 	h.advance(time.Minute)
 	h.wantSends(fullCycle...)
 	if at := h.start.Add(h.sent[2].at); at.Sub(worked) < h.c.cfg.CompletionConfirm {

@@ -21,7 +21,7 @@ func limitedHarness(t *testing.T, cfg Config) *harness {
 	return h
 }
 
-func (h *harness) until(at time.Time) { h.advance(at.Sub(h.now)) }
+func (h *harness) until(at time.Time) { h.advance(at.Sub(h.vt.Now)) }
 
 // resumes returns the resume prompts typed from at on.
 func (h *harness) resumes(at time.Time) int {
@@ -112,7 +112,7 @@ func TestGuard_ResumeWaitsOutWork(t *testing.T) {
 	h := limitedHarness(t, testConfig())
 	h.until(waitEnds.Add(-2 * time.Second))
 	h.hook(HookToolFinished, func(k *Hook) { k.Tool = "Bash" })
-	worked := h.now
+	worked := h.vt.Now
 	h.until(waitEnds.Add(time.Minute))
 	sent := h.sentSince(worked)
 	if len(sent) == 0 || sent[0].step != StepResume {
@@ -131,7 +131,7 @@ func TestGuard_ResumeNotDuringCheck(t *testing.T) {
 	h := newHarness(t, cfg)
 	h.work(5 * time.Second)
 	h.draw(limitScreen())
-	for h.now.Before(waitEnds.Add(-15 * time.Second)) {
+	for h.vt.Now.Before(waitEnds.Add(-15 * time.Second)) {
 		h.advance(time.Second)
 		for len(h.checks) > 0 {
 			h.answer(CheckResult{Verdict: VerdictIdle}, nil)
@@ -141,7 +141,7 @@ func TestGuard_ResumeNotDuringCheck(t *testing.T) {
 	for len(h.checks) == 0 {
 		h.advance(time.Second)
 	}
-	if !h.now.Before(waitEnds) {
+	if !h.vt.Now.Before(waitEnds) {
 		t.Fatalf("no check ran before the wait's end\n%s", h.dump())
 	}
 	h.until(waitEnds.Add(time.Second))
@@ -169,14 +169,14 @@ func TestCore_PauseDuringLimitWait(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := limitedHarness(t, testConfig())
-			paused := h.now
-			h.c.Pause(h.now)
+			paused := h.vt.Now
+			h.c.Pause(h.vt.Now)
 			h.perform()
 			h.until(tc.resumeAt)
 			if n := h.resumes(paused); n != 0 {
 				t.Fatalf("%d resume prompts typed while paused\n%s", n, h.dump())
 			}
-			h.c.Resume(h.now)
+			h.c.Resume(h.vt.Now)
 			h.perform()
 			h.until(tc.typedBy)
 			if n := h.resumes(paused); n != 1 {

@@ -61,9 +61,9 @@ func (e Entry) String() string {
 type run struct {
 	opts     Options
 	core     *respawn.Core
+	virtual  *respawn.Virtual // its Now is the replay's time
 	emu      *vt.Emulator
 	start    time.Time
-	now      time.Time
 	timeline []Entry
 	done     bool
 }
@@ -90,8 +90,8 @@ func Run(c *Cast, opts Options) ([]Entry, error) {
 		core:  respawn.NewCore("replay:"+c.Name, cfg, opts.Patterns),
 		emu:   vt.NewEmulator(c.Header.Width, c.Header.Height),
 		start: start,
-		now:   start,
 	}
+	r.virtual = &respawn.Virtual{Core: r.core, Now: start, Do: r.do}
 	defer r.emu.Close()
 	// Only the screen is read: a scrollback would hold thousands of lines
 	// of cells for nothing.
@@ -108,14 +108,18 @@ func Run(c *Cast, opts Options) ([]Entry, error) {
 		}
 		err := defaultLimits.checkEvent(ev)
 		if err == nil {
-			r.advance(start.Add(seconds(ev.Time)))
+			err = r.advance(start.Add(seconds(ev.Time)))
+		}
+		if err == nil {
 			err = r.apply(ev)
 		}
 		if err != nil {
 			return r.timeline, fmt.Errorf("%s:%d: %w", c.Name, ev.Line, err)
 		}
 	}
-	r.tail(opts.MaxTail)
+	if err := r.tail(opts.MaxTail); err != nil {
+		return r.timeline, fmt.Errorf("%s: after the recording: %w", c.Name, err)
+	}
 	return r.timeline, nil
 }
 
@@ -125,7 +129,7 @@ func (r *run) apply(ev Event) error {
 	switch ev.Kind {
 	case "o":
 		r.emu.WriteString(ev.Data)
-		r.core.Output(r.now, []byte(ev.Data))
+		r.core.Output(r.virtual.Now, []byte(ev.Data))
 	case "r":
 		w, h, err := defaultLimits.resize(ev.Data)
 		if err != nil {
@@ -141,8 +145,8 @@ func (r *run) apply(ev Event) error {
 			return errors.New("hook marker is not valid JSON")
 		}
 		if h, ok := r.opts.Interpret([]byte(payload)); ok {
-			h.At = r.now
-			r.core.Hook(r.now, h)
+			h.At = r.virtual.Now
+			r.core.Hook(r.virtual.Now, h)
 		}
 	}
 	r.perform()
@@ -150,70 +154,60 @@ func (r *run) apply(ev Event) error {
 }
 
 // advance runs the core's deadlines up to t, each at its own time.
-func (r *run) advance(t time.Time) {
-	for !r.done {
-		at, ok := r.core.Deadline()
-		if !ok || at.After(t) {
-			break
-		}
-		if at.After(r.now) {
-			r.now = at
-		}
-		r.core.Tick(r.now)
-		r.perform()
+func (r *run) advance(t time.Time) error {
+	if r.done {
+		return nil
 	}
-	if t.After(r.now) {
-		r.now = t
-	}
+	return r.virtual.AdvanceTo(t)
 }
 
 // tail keeps the clock running after the recording until the controller
 // has finished the cycle in progress at its end or the next one, has been
 // quiet for a while, or maxTail has passed.
-func (r *run) tail(maxTail time.Duration) {
-	end, cycles, inCycle := r.now, r.core.Cycles(), r.core.State().InCycle()
-	lastDecision := r.now
-	for !r.done && r.now.Sub(end) < maxTail {
+func (r *run) tail(maxTail time.Duration) error {
+	end, cycles, inCycle := r.virtual.Now, r.core.Cycles(), r.core.State().InCycle()
+	lastDecision := r.virtual.Now
+	for !r.done && r.virtual.Now.Sub(end) < maxTail {
 		at, ok := r.core.Deadline()
 		if !ok || at.Sub(end) > maxTail {
 			break
 		}
 		n := len(r.timeline)
-		r.advance(at)
+		if err := r.advance(at); err != nil {
+			return err
+		}
 		if len(r.timeline) > n {
-			lastDecision = r.now
+			lastDecision = r.virtual.Now
 		}
 		watching := r.core.State() == respawn.Watching
 		if watching && (inCycle || r.core.Cycles() > cycles) {
 			break
 		}
-		if watching && r.now.Sub(lastDecision) >= quietAfter {
+		if watching && r.virtual.Now.Sub(lastDecision) >= quietAfter {
 			break
 		}
 	}
+	return nil
 }
 
 // perform carries out the core's actions at once, in virtual time.
-func (r *run) perform() {
-	for {
-		actions := r.core.Actions()
-		if len(actions) == 0 {
-			return
-		}
-		for _, a := range actions {
-			switch a.Kind {
-			case respawn.ActSnapshot:
-				r.core.Screen(r.now, r.screen())
-			case respawn.ActSubmit, respawn.ActPress:
-				r.core.SendDone(r.now, a.ID, nil)
-			case respawn.ActCheck:
-				r.core.CheckDone(r.now, a.ID, respawn.CheckResult{}, respawn.ErrCheckerUnavailable)
-			case respawn.ActDecision:
-				r.record(a.Decision)
-			case respawn.ActDone:
-				r.done = true
-			}
-		}
+func (r *run) perform() { r.virtual.Perform() }
+
+// do carries out one action: screens come from the emulator, sends are
+// taken as typed, AI checks are unavailable.
+func (r *run) do(a respawn.Action) {
+	now := r.virtual.Now
+	switch a.Kind {
+	case respawn.ActSnapshot:
+		r.core.Screen(now, r.screen())
+	case respawn.ActSubmit, respawn.ActPress:
+		r.core.SendDone(now, a.ID, nil)
+	case respawn.ActCheck:
+		r.core.CheckDone(now, a.ID, respawn.CheckResult{}, respawn.ErrCheckerUnavailable)
+	case respawn.ActDecision:
+		r.record(a.Decision)
+	case respawn.ActDone:
+		r.done = true
 	}
 }
 
@@ -233,5 +227,5 @@ func (r *run) screen() respawn.Screen {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
-	return respawn.Screen{Lines: lines, Width: r.emu.Width(), Height: r.emu.Height(), At: r.now}
+	return respawn.Screen{Lines: lines, Width: r.emu.Width(), Height: r.emu.Height(), At: r.virtual.Now}
 }
