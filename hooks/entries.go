@@ -3,8 +3,8 @@ package hooks
 import "strings"
 
 // HookTimeout is the timeout of codeman's hook entries in seconds, the unit
-// Claude Code reads (Codeman's 10000 meant ms but was read as s; reference
-// codeman-respawn.md §9.3.5). The handler itself gives up after 2s.
+// Claude Code reads (the original's 10000 meant ms but was read as s). The
+// handler itself gives up after 2s.
 const HookTimeout = 5
 
 // Entry names one hook entry of codeman's in a settings file: the event and

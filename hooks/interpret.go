@@ -52,7 +52,8 @@ func Interpret(m Marker) (pane string, h respawn.Hook, ok bool) {
 	return m.Pane, h, true
 }
 
-// hookKind is the dispatch table of DESIGN.md §5; 0 means no signal.
+// hookKind is the dispatch table of docs/ARCHITECTURE.md, "Evidence"; 0
+// means no signal.
 func hookKind(m Marker) respawn.HookKind {
 	switch m.Event {
 	case "Stop":

@@ -7,7 +7,7 @@ import (
 
 // onAutoAccept: the pane was silent for auto_accept_delay. If the screen
 // shows a plan approval menu, and nothing says a person must answer, the
-// highlighted option is taken with Enter (reference §3).
+// highlighted option is taken with Enter.
 func (c *Core) onAutoAccept(now time.Time) {
 	if c.state != Watching || !c.cfg.AutoAcceptPrompts || !c.outputSinceEnter || c.planCheck.id != 0 {
 		return

@@ -7,7 +7,7 @@ import (
 )
 
 // Screens built from rows of real Claude Code 2.1.328 captures
-// (reference/claude-code-tui.md §4).
+// (respawn/testdata/screens, docs/claude-code.md).
 var (
 	rowRule       = strings.Repeat("─", 80)
 	rowPrompt     = "❯\u00a0"

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// onStuck is the watchdog (reference §1.9). It counts silence without
-// progress, so long work that prints never trips it (DESIGN §4).
+// onStuck is the watchdog. It counts silence without progress, so long
+// work that prints never trips it.
 func (c *Core) onStuck(now time.Time) {
 	if c.state == Stopped || c.paused {
 		return

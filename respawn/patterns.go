@@ -234,8 +234,8 @@ func newPatterns(list []Pattern) *Patterns {
 
 // Pieces shared by several built-in patterns.
 const (
-	// spinnerGlyphs are the frames of Claude Code's spinner (reference
-	// §4.4); ✳ is the frame some terminals get instead of ✢.
+	// spinnerGlyphs are the frames of Claude Code's spinner; ✳ is the
+	// frame some terminals get instead of ✢.
 	spinnerGlyphs = `[·✢*✶✻✽✳]`
 	// statusWord is the gerund of the status line ("Sublimating"), capped
 	// so that a match fits the stream detector's look-back.
@@ -251,7 +251,7 @@ const (
 )
 
 // builtinPatterns is the detection table. The doc of each pattern names
-// the real screen it comes from (reference/claude-code-tui.md captures).
+// the real screen it comes from (respawn/testdata/screens).
 func builtinPatterns() []Pattern {
 	re := regexp.MustCompile
 	return []Pattern{
