@@ -29,6 +29,7 @@
 // daemon runs per user and host: its lock lives in the state dir, not in
 // the runtime dir, and names the socket it listens on.
 //
-// The package imports tmux, screen, hooks and respawn; nothing imports it
-// but cmd/codeman.
+// The package imports tmux, screen, hooks, config, respawn (and
+// respawn/aicheck), and the simulated Claude Code session the demo runs;
+// nothing imports it but cmd/codeman and the tests that drive a daemon.
 package daemon
