@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/hooks"
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -25,7 +25,7 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("CODEMAN_TEST_ROLE") {
 	case "sim":
-		os.Exit(fakeclaude.Main(os.Args[1:], os.Stdin, os.Stdout))
+		os.Exit(simclaude.Main(os.Args[1:], os.Stdin, os.Stdout))
 	case "hook":
 		hooks.Handle(os.Stdin, os.Getenv, time.Now())
 		os.Exit(0)
@@ -194,7 +194,7 @@ func (r *rig) waitFor(what string, timeout time.Duration, cond func() bool) {
 // submits returns the texts the session received as submitted prompts.
 func submits(t *testing.T, log string) []string {
 	t.Helper()
-	entries, err := fakeclaude.ReadLog(log)
+	entries, err := simclaude.ReadLog(log)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func submits(t *testing.T, log string) []string {
 // worked or showed a dialog other than a plan approval.
 func assertNothingWhileBusy(t *testing.T, log string) {
 	t.Helper()
-	entries, err := fakeclaude.ReadLog(log)
+	entries, err := simclaude.ReadLog(log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestDaemon_PlanAcceptedQuestionLeftAlone(t *testing.T) {
 	r.waitFor("the plan accepted and a cycle after it", 60*time.Second, func() bool {
 		return hasPrefix(submits(t, planLog), cycleSubmits()[:2])
 	})
-	entries, _ := fakeclaude.ReadLog(planLog)
+	entries, _ := simclaude.ReadLog(planLog)
 	accepted := false
 	for _, e := range entries {
 		accepted = accepted || (e.Dialog == "plan" && e.Kind == "key")

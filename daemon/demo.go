@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -174,7 +174,7 @@ func startDemoSession(ctx context.Context, opts DemoOptions, simLog string) (tmu
 // auditInputs reads what the simulated session received and checks that
 // nothing arrived while it worked or showed a question.
 func auditInputs(out io.Writer, simLog string) error {
-	entries, err := fakeclaude.ReadLog(simLog)
+	entries, err := simclaude.ReadLog(simLog)
 	if err != nil {
 		return fmt.Errorf("read the session's input log: %w", err)
 	}

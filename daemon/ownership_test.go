@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -23,16 +23,16 @@ import (
 const quietWindow = 6 * time.Second
 
 // inputsAfter returns the input that reached the session after t.
-func inputsAfter(t *testing.T, log string, after time.Time) []fakeclaude.LogEntry {
+func inputsAfter(t *testing.T, log string, after time.Time) []simclaude.LogEntry {
 	t.Helper()
-	entries, err := fakeclaude.ReadLog(log)
+	entries, err := simclaude.ReadLog(log)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
-	var out []fakeclaude.LogEntry
+	var out []simclaude.LogEntry
 	for _, e := range entries {
 		switch e.Kind {
-		case fakeclaude.LogSubmit, fakeclaude.LogQueued, fakeclaude.LogKey, fakeclaude.LogPaste:
+		case simclaude.LogSubmit, simclaude.LogQueued, simclaude.LogKey, simclaude.LogPaste:
 			if e.T.After(after) {
 				out = append(out, e)
 			}

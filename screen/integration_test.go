@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
 )
@@ -242,12 +242,12 @@ func TestIntegration_SimulatedClaude(t *testing.T) {
 // submitted prompt.
 func submitted(t *testing.T, log, prompt string) bool {
 	t.Helper()
-	entries, err := fakeclaude.ReadLog(log)
+	entries, err := simclaude.ReadLog(log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if e.Kind == fakeclaude.LogSubmit && e.Text == prompt {
+		if e.Kind == simclaude.LogSubmit && e.Text == prompt {
 			return true
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 )
 
 // programEnv makes the test binary run a test program instead of the
@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 	case "echo":
 		os.Exit(echoMain(os.Args[1:]))
 	case "claude":
-		os.Exit(fakeclaude.Main(os.Args[1:], os.Stdin, os.Stdout))
+		os.Exit(simclaude.Main(os.Args[1:], os.Stdin, os.Stdout))
 	case "query":
 		os.Exit(queryMain(os.Args[1:]))
 	default:

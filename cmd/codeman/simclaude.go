@@ -5,11 +5,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 )
 
-// simClaudeCommand runs the simulated Claude Code TUI that the demo and the
-// integration tests drive. Hidden: it is a test fixture, not a feature.
+// simClaudeCommand runs the simulated Claude Code session (package
+// simclaude) on this terminal: `codeman demo` runs it in the pane it cycles,
+// and the load tests run it in theirs. Hidden: nobody runs it by hand.
 func simClaudeCommand() *cli.Command {
 	return &cli.Command{
 		Name:            "sim-claude",
@@ -17,7 +18,7 @@ func simClaudeCommand() *cli.Command {
 		Hidden:          true,
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			if code := fakeclaude.Main(c.Args().Slice(), os.Stdin, os.Stdout); code != fakeclaude.ExitOK {
+			if code := simclaude.Main(c.Args().Slice(), os.Stdin, os.Stdout); code != simclaude.ExitOK {
 				return cli.Exit("", code)
 			}
 			return nil

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -62,13 +62,13 @@ func (w workingPanes) inputs(t *testing.T) int {
 	n := 0
 	for _, log := range w.logs {
 		if *genFlag == "sim" {
-			entries, err := fakeclaude.ReadLog(log)
+			entries, err := simclaude.ReadLog(log)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, e := range entries {
 				switch e.Kind {
-				case fakeclaude.LogKey, fakeclaude.LogPaste, fakeclaude.LogSubmit, fakeclaude.LogQueued:
+				case simclaude.LogKey, simclaude.LogPaste, simclaude.LogSubmit, simclaude.LogQueued:
 					t.Errorf("%s: input reached a working pane: %+v", log, e)
 					n++
 				}

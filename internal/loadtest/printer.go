@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 )
 
 // Printer defaults.
@@ -138,7 +138,7 @@ func spinnerParts(verb string, elapsed time.Duration) (string, string) {
 	frame := int(elapsed / DefaultRedraw)
 	tokens := 2 + int(elapsed*30/time.Second)
 	return spinnerGlyphs[frame%len(spinnerGlyphs)],
-		fmt.Sprintf("%s… (%s · ↓ %s tokens)", verb, fakeclaude.FormatDuration(elapsed), fakeclaude.FormatTokens(tokens))
+		fmt.Sprintf("%s… (%s · ↓ %s tokens)", verb, simclaude.FormatDuration(elapsed), simclaude.FormatTokens(tokens))
 }
 
 func fg(color int, s string) string {

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 )
 
 // InputEntry is one line of a printer's input log: bytes that reached the
@@ -52,7 +52,7 @@ func runPrinter(logPath string, p Printer, redraw, ago time.Duration, in, out *o
 		return fmt.Errorf("open input log: %w", err)
 	}
 	defer inLog.Close()
-	restore, err := fakeclaude.MakeRaw(int(in.Fd()))
+	restore, err := simclaude.MakeRaw(int(in.Fd()))
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/fakeclaude"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -47,7 +47,7 @@ type latencySample struct {
 // the first input after it, the daemon's decisions and the pane's output
 // in between.
 func paneSamples(p simPane, decisions []respawn.Decision, watch *outputWatch, turns int) ([]latencySample, error) {
-	entries, err := fakeclaude.ReadLog(p.log)
+	entries, err := simclaude.ReadLog(p.log)
 	if err != nil {
 		return nil, err
 	}
@@ -69,19 +69,19 @@ type turnTimes struct {
 	begin, end, started, sent, firstKey time.Time
 }
 
-func turnSample(entries []fakeclaude.LogEntry, decisions []respawn.Decision, prompt string) (latencySample, error) {
+func turnSample(entries []simclaude.LogEntry, decisions []respawn.Decision, prompt string) (latencySample, error) {
 	var s latencySample
-	begin := slices.IndexFunc(entries, func(e fakeclaude.LogEntry) bool { return e.Kind == fakeclaude.LogTurnStart && e.Text == prompt })
+	begin := slices.IndexFunc(entries, func(e simclaude.LogEntry) bool { return e.Kind == simclaude.LogTurnStart && e.Text == prompt })
 	if begin < 0 {
 		return s, fmt.Errorf("no turn_start for %q in the session log", prompt)
 	}
-	end := indexFrom(entries, begin, func(e fakeclaude.LogEntry) bool { return e.Kind == fakeclaude.LogTurnEnd })
-	if end < 0 || entries[end].Outcome != fakeclaude.OutcomeDone {
+	end := indexFrom(entries, begin, func(e simclaude.LogEntry) bool { return e.Kind == simclaude.LogTurnEnd })
+	if end < 0 || entries[end].Outcome != simclaude.OutcomeDone {
 		return s, fmt.Errorf("the turn on %q did not end with a completion line", prompt)
 	}
-	key := indexFrom(entries, end, func(e fakeclaude.LogEntry) bool {
+	key := indexFrom(entries, end, func(e simclaude.LogEntry) bool {
 		switch e.Kind {
-		case fakeclaude.LogKey, fakeclaude.LogPaste, fakeclaude.LogSubmit, fakeclaude.LogQueued:
+		case simclaude.LogKey, simclaude.LogPaste, simclaude.LogSubmit, simclaude.LogQueued:
 			return true
 		}
 		return false
@@ -90,7 +90,7 @@ func turnSample(entries []fakeclaude.LogEntry, decisions []respawn.Decision, pro
 		return s, fmt.Errorf("no input after the turn on %q ended", prompt)
 	}
 	first := entries[key]
-	if first.Kind != fakeclaude.LogKey || first.Text == "" || !strings.HasPrefix(respawn.DefaultUpdatePrompt, first.Text) {
+	if first.Kind != simclaude.LogKey || first.Text == "" || !strings.HasPrefix(respawn.DefaultUpdatePrompt, first.Text) {
 		return s, fmt.Errorf("the first input after the turn is %+v, not the start of the update prompt", first)
 	}
 	tt := turnTimes{begin: entries[begin].T, end: entries[end].T, firstKey: first.T}
@@ -132,7 +132,7 @@ func (s *latencySample) splitOutput(watch *outputWatch, paneID string) {
 	s.confirm = s.times.started.Sub(last) - s.wait
 }
 
-func indexFrom(entries []fakeclaude.LogEntry, after int, match func(fakeclaude.LogEntry) bool) int {
+func indexFrom(entries []simclaude.LogEntry, after int, match func(simclaude.LogEntry) bool) int {
 	for i := after + 1; i < len(entries); i++ {
 		if match(entries[i]) {
 			return i

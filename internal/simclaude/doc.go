@@ -1,0 +1,60 @@
+// Package simclaude is the simulated Claude Code session: a Claude Code
+// 2.1.328 terminal UI without the model behind it. It draws the real
+// screens (header, transcript, spinner row, prompt box with "❯" and U+00A0,
+// footers, completion lines, plan/question/permission dialogs, usage-limit
+// and API error lines), reads keys and bracketed pastes like the real CLI,
+// runs a hook command with the real payloads, and logs every input event it
+// receives as JSON lines.
+//
+// It ships in the codeman binary: `codeman demo` runs it in the pane it
+// cycles, as the hidden command `codeman sim-claude`. The integration tests
+// drive the same program in real tmux panes and GNU screen windows, so that
+// codeman's detection and key sending are exercised without the real CLI,
+// and its input log is their judge. The screens are checked row by row
+// against captures of the real CLI (testdata/*.txt), the hook payloads key
+// by key against the real CLI's (testdata/one-payload-per-event.json).
+//
+// # Use
+//
+// A test binary runs it by dispatching from TestMain, then starts itself in
+// a pane:
+//
+//	func TestMain(m *testing.M) {
+//		if os.Getenv("SIM_CLAUDE") == "1" {
+//			os.Exit(simclaude.Main(os.Args[1:], os.Stdin, os.Stdout))
+//		}
+//		os.Exit(m.Run())
+//	}
+//
+//	opts := simclaude.Options{Work: time.Second, LogPath: log, HookCmd: "codeman hook"}
+//	cmd := "env SIM_CLAUDE=1 " + os.Args[0] + " " + shellQuote(opts.Args()...)
+//	...
+//	entries, err := simclaude.ReadLog(log)
+//
+// # Behaviour
+//
+// Enter (CR) submits; LF (Ctrl-J) and newlines inside a bracketed paste go
+// into the input. A CR inside an unbracketed paste submits, as a key press
+// would. A prompt submitted while a turn works is queued and runs after it.
+// Escape interrupts a working turn; Ctrl-C twice exits. Scenario keywords in
+// a prompt (whole words, any case) choose how the turn ends: plan, question,
+// permission, limit, error, background, long; anything else is an ordinary
+// turn with one Bash call. /clear, /init, /compact and /exit work like the
+// real commands. While a usage limit lasts every turn hits it again; at the
+// reset the session continues by itself unless Escape cancelled that.
+//
+// # Event flow
+//
+// A reader goroutine passes tty bytes to the loop in Run, which decodes them
+// into input events and hands them, with the current time, to the model.
+// The model is plain state without goroutines or clocks: it queues hook
+// payloads and log entries and reports its next deadline. The loop drains
+// those, renders the model into rows and repaints only the rows that
+// changed, so an idle session costs nothing and a working one about five
+// repaints a second. Hooks run one at a time, in order, on their own
+// goroutine, so they never block the screen.
+//
+// The package owns the simulation only. It must not import respawn, tmux,
+// screen, hooks or daemon: it plays the part of Claude Code and knows
+// nothing about the program that watches it.
+package simclaude

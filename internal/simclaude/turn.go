@@ -1,0 +1,170 @@
+package simclaude
+
+import (
+	"strings"
+	"time"
+)
+
+// step is one scripted moment of a turn, after a delay from the previous one.
+type step struct {
+	after time.Duration
+	run   func(m *model, now time.Time)
+}
+
+// turn is the model's work on one prompt.
+type turn struct {
+	prompt    string
+	promptID  string
+	started   time.Time
+	verb      string // spinner verb, fixed for the turn
+	tip       string
+	streaming bool // reply text is appearing: the spinner row is gone
+	steps     []step
+	due       time.Time // when steps[0] runs; zero while a dialog waits
+	reply     []string  // assistant text so far, for last_assistant_message
+	replyItem int       // index of the item being streamed, -1 before
+	toolItem  int       // index of the tool call item a dialog is about
+	tool      toolCall  // the tool call a dialog is about
+}
+
+// beginTurn starts working on prompt with the given script.
+func (m *model) beginTurn(prompt, promptID string, now time.Time, steps []step) {
+	m.lastPromptID = promptID
+	m.record(now, LogEntry{Kind: LogTurnStart, Text: prompt})
+	m.turn = &turn{
+		prompt:    prompt,
+		promptID:  promptID,
+		started:   now,
+		verb:      spinnerVerbs[m.rng.IntN(len(spinnerVerbs))],
+		tip:       tips[m.rng.IntN(len(tips))],
+		replyItem: -1,
+		toolItem:  -1,
+	}
+	m.schedule(now, steps...)
+}
+
+// schedule replaces the rest of the turn's script; the spinner comes back
+// until a step streams text.
+func (m *model) schedule(now time.Time, steps ...step) {
+	t := m.turn
+	t.steps = steps
+	t.streaming = false
+	t.due = time.Time{}
+	if len(steps) > 0 {
+		t.due = now.Add(steps[0].after)
+	}
+}
+
+// runDueStep runs the turn's next step if it is due.
+func (m *model) runDueStep(now time.Time) bool {
+	t := m.turn
+	if t == nil || !due(t.due, now) {
+		return false
+	}
+	s := t.steps[0]
+	at := t.due
+	t.steps = t.steps[1:]
+	t.due = time.Time{}
+	if len(t.steps) > 0 {
+		t.due = at.Add(t.steps[0].after)
+	}
+	// Steps run at their scheduled time, so a late loop does not stretch
+	// the turn's duration or shift the timers it arms.
+	s.run(m, at)
+	return true
+}
+
+// endTurn leaves the turn; outcomes that fired Stop or StopFailure start
+// the idle period that ends in Notification idle_prompt.
+func (m *model) endTurn(outcome string, now time.Time) {
+	m.record(now, LogEntry{Kind: LogTurnEnd, Text: m.turn.prompt, Outcome: outcome})
+	m.turn = nil
+	m.dialog = nil
+	switch outcome {
+	case OutcomeDone, OutcomeWaiting, OutcomeError, OutcomeLimit, OutcomeCompacted:
+		m.idleNotifyAt = now.Add(m.cfg.IdleNotify)
+	}
+	m.startQueued(now)
+}
+
+// interrupt stops the turn like Escape: no Stop hook, no completion line.
+func (m *model) interrupt(now time.Time) {
+	m.appendToLast(resultLine(colorDim, interruptedLine))
+	m.endTurn(OutcomeInterrupted, now)
+}
+
+// appendToLast adds lines to the last transcript item, the way Claude puts
+// a ⎿ result right under the call or prompt it belongs to.
+func (m *model) appendToLast(lines ...line) {
+	if len(m.items) == 0 {
+		m.items = append(m.items, item{})
+	}
+	last := &m.items[len(m.items)-1]
+	last.lines = append(last.lines, lines...)
+}
+
+// replySteps streams lines as an assistant message, one line per streamGap,
+// the first after a pause of after.
+func replySteps(after time.Duration, lines ...string) []step {
+	steps := make([]step, len(lines))
+	for i, l := range lines {
+		steps[i] = step{after: streamGap, run: func(m *model, _ time.Time) { m.streamLine(l) }}
+	}
+	steps[0].after = after
+	return steps
+}
+
+// streamLine shows one more line of the reply; while text streams the
+// spinner row is gone and only the footer says the turn is busy.
+func (m *model) streamLine(s string) {
+	t := m.turn
+	t.streaming = true
+	t.reply = append(t.reply, s)
+	if t.replyItem < 0 {
+		m.items = append(m.items, item{lines: []line{assistantLine(s)}})
+		t.replyItem = len(m.items) - 1
+		return
+	}
+	m.items[t.replyItem].lines = append(m.items[t.replyItem].lines, text("  ", 0, s))
+}
+
+// newReply makes the next streamed line start a new assistant message;
+// until then the spinner is back.
+func (m *model) newReply() {
+	m.turn.replyItem = -1
+	m.turn.reply = nil
+	m.turn.streaming = false
+}
+
+// finishTurn ends a turn that worked: Stop, then the completion line.
+func finishTurn(m *model, now time.Time) {
+	m.hookStop(strings.Join(m.turn.reply, "\n"), nil)
+	m.items = append(m.items, completionItem(m.completionVerb(), now.Sub(m.turn.started), now))
+	m.endTurn(OutcomeDone, now)
+}
+
+func (m *model) completionVerb() string {
+	return completionVerbs[m.rng.IntN(len(completionVerbs))]
+}
+
+// bashSteps run the read-only Bash call of an ordinary turn.
+func (m *model) bashSteps(after time.Duration) []step {
+	call := toolCall{
+		name:  "Bash",
+		id:    newToolUseID(m.rng),
+		input: object{{"command", bashCommand}, {"description", bashDescription}},
+		response: object{
+			{"stdout", bashStdout}, {"stderr", ""}, {"interrupted", false},
+			{"isImage", false}, {"noOutputExpected", false},
+		},
+		responseText: bashStdout,
+	}
+	return []step{
+		{after: after, run: func(m *model, _ time.Time) { m.hookPreToolUse(call) }},
+		{after: toolRun, run: func(m *model, _ time.Time) {
+			m.items = append(m.items, item{lines: []line{collapsedTool("Ran", "1", "shell command")}})
+			m.hookPostToolUse(call, int(toolRun/time.Millisecond))
+			m.hookPostToolBatch(call)
+		}},
+	}
+}
