@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/childenv"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
@@ -195,12 +196,4 @@ func auditInputs(out io.Writer, simLog string) error {
 }
 
 // demoEnv keeps the demo off the caller's own tmux server.
-func demoEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
+func demoEnv() []string { return childenv.Without(os.Environ(), "TMUX", "TMUX_PANE") }

@@ -30,6 +30,7 @@
 // the runtime dir, and names the socket it listens on.
 //
 // The package imports tmux, screen, hooks, config, respawn (and
-// respawn/aicheck), and the simulated Claude Code session the demo runs;
+// respawn/aicheck), the simulated Claude Code session the demo runs, and
+// internal/childenv for the demo's environment;
 // nothing imports it but cmd/codeman and the tests that drive a daemon.
 package daemon

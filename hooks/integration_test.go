@@ -5,13 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 
 	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/internal/childenv"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -89,7 +89,9 @@ func TestHandler_InScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("screen", "-dmS", "codemanhook", "sh", "-c", handlerCommand(t, runtime, stopPayload))
-	cmd.Env = append(scrubbed(os.Environ()), "SCREENDIR="+screenDir)
+	// Without an outer tmux's or screen's variables, and without
+	// CODEMAN_CHECK, the handler sees only the screen under test.
+	cmd.Env = append(childenv.Without(os.Environ(), "TMUX", "TMUX_PANE", "STY", "WINDOW", envCheck), "SCREENDIR="+screenDir)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("screen: %v\n%s", err, out)
 	}
@@ -98,21 +100,6 @@ func TestHandler_InScreen(t *testing.T) {
 	if !regexp.MustCompile(`^screen:\d+\.codemanhook:0$`).MatchString(got[0].Pane) || got[0].Hook.Kind != respawn.HookStop {
 		t.Errorf("routed %+v, want a stop for screen:<pid>.codemanhook:0", got[0])
 	}
-}
-
-// scrubbed drops the variables that would make the handler see an outer
-// tmux or screen instead of the one under test.
-func scrubbed(env []string) []string {
-	var out []string
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "TMUX", "TMUX_PANE", "STY", "WINDOW", envCheck:
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }
 
 const envCheck = "CODEMAN_CHECK"

@@ -71,7 +71,8 @@
 //     followed; elsewhere a window replaced between two polls is not
 //     noticed.
 //
-// This package imports respawn (for Terminal and Screen) and nothing else
-// of codeman; it must not import the daemon, the CLI, or the tmux and
+// This package imports respawn (for Terminal and Screen) and
+// internal/childenv (the environment of its screen commands) and nothing
+// else of codeman; it must not import the daemon, the CLI, or the tmux and
 // hooks backends.
 package screen

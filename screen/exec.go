@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/childenv"
 )
 
 // DefaultExecTimeout bounds every screen process, so that a wedged
@@ -54,7 +56,7 @@ func (ExecRunner) Run(ctx context.Context, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, DefaultExecTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "screen", args...)
-	cmd.Env = scrubEnv(os.Environ())
+	cmd.Env = screenEnv()
 	cmd.WaitDelay = time.Second // a child holding the pipes must not hang Wait
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -102,19 +104,11 @@ func lockKey(session string) string {
 	return strconv.Itoa(n)
 }
 
-// scrubEnv drops STY and WINDOW: with them, a screen command without -S
-// acts on the caller's own session. Every command here names its session
-// and window instead.
-func scrubEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "STY=") || strings.HasPrefix(kv, "WINDOW=") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
+// screenEnv is the environment of every screen command: codeman's own
+// without STY and WINDOW. With them, a screen command without -S acts on
+// the caller's own session. Every command here names its session and
+// window instead.
+func screenEnv() []string { return childenv.Without(os.Environ(), "STY", "WINDOW") }
 
 func firstWord(args []string) string {
 	if len(args) == 0 {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/childenv"
 	"github.com/codeman-dev/codeman/screen"
 )
 
@@ -55,7 +56,7 @@ func programCommand(t *testing.T, prog string, args ...string) ([]string, []stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := append(scrubbedEnv(), programEnv+"="+prog, "TERM=xterm-256color", "LANG=C.UTF-8")
+	env := append(childenv.Without(os.Environ(), "STY", "WINDOW", "TMUX", "TMUX_PANE", programEnv), programEnv+"="+prog, "TERM=xterm-256color", "LANG=C.UTF-8")
 	return append([]string{exe}, args...), env
 }
 
@@ -225,18 +226,6 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-func scrubbedEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "STY=") && !strings.HasPrefix(kv, "WINDOW=") &&
-			!strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") &&
-			!strings.HasPrefix(kv, programEnv+"=") {
-			env = append(env, kv)
-		}
-	}
-	return env
 }
 
 func contains(list []string, s string) bool {

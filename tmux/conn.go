@@ -107,7 +107,7 @@ func controlCommand(srv Server, session string, pauseAfter time.Duration) *exec.
 	// "=" asks for the session by its exact name, not a prefix match.
 	argv := srv.globalArgs([]string{"-C", "attach-session", "-t", argvWord("=" + session), "-f", flags})
 	cmd := exec.Command("tmux", argv...)
-	cmd.Env = scrubEnv(os.Environ())
+	cmd.Env = tmuxEnv()
 	setProcessGroup(cmd)
 	return cmd
 }

@@ -29,7 +29,8 @@
 // wedged server, and its list parser panics on values that contain its
 // field separator.
 //
-// This package imports respawn (for the Terminal interface) and nothing
+// This package imports respawn (for the Terminal interface) and
+// internal/childenv (the environment of its tmux commands) and nothing
 // else of codeman; it must not import the daemon, the CLI or the screen
 // and hooks backends. Test helpers live in internal/tmuxtest, which does
 // not import this package.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/GianlucaP106/gotmux/gotmux"
+
+	"github.com/codeman-dev/codeman/internal/childenv"
 )
 
 // DefaultExecTimeout bounds every tmux command run as a process, so that a
@@ -52,7 +54,7 @@ func (s Server) exec(ctx context.Context, stdin io.Reader, argv ...string) (stri
 	ctx, cancel := context.WithTimeout(ctx, DefaultExecTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "tmux", s.globalArgs(argv)...)
-	cmd.Env = scrubEnv(os.Environ())
+	cmd.Env = tmuxEnv()
 	cmd.Stdin = stdin
 	cmd.WaitDelay = time.Second // a child holding the pipes must not hang Wait
 	var stdout, stderr bytes.Buffer
@@ -122,19 +124,11 @@ func isNoServer(msg string) bool {
 		strings.Contains(msg, "server exited unexpectedly")
 }
 
-// scrubEnv drops TMUX and TMUX_PANE: with them, tmux commands without an
-// explicit target act on the caller's own session and a nested attach is
-// refused. Every command here names its socket and target instead.
-func scrubEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
+// tmuxEnv is the environment of every tmux command: codeman's own without
+// TMUX and TMUX_PANE. With them, tmux commands without an explicit target
+// act on the caller's own session and a nested attach is refused. Every
+// command here names its socket and target instead.
+func tmuxEnv() []string { return childenv.Without(os.Environ(), "TMUX", "TMUX_PANE") }
 
 func firstWord(argv []string) string {
 	if len(argv) == 0 {

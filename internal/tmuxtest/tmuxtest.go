@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/GianlucaP106/gotmux/gotmux"
+
+	"github.com/codeman-dev/codeman/internal/childenv"
 )
 
 // Size of every session, as tmux-resurrect's tests fix it.
@@ -56,7 +58,8 @@ func NewServer(t testing.TB) *Server {
 		t: t,
 		// Short: the socket path must fit in sun_path (108 bytes).
 		name: fmt.Sprintf("cmt%d-%d", os.Getpid(), serverSeq.Add(1)),
-		env:  scrubbedEnv(os.Environ()),
+		// Nothing in the test may reach the developer's own tmux.
+		env: childenv.Without(os.Environ(), "TMUX", "TMUX_PANE"),
 	}
 	// exit-empty off keeps a server without sessions alive, so that tests
 	// can create their sessions one by one.
@@ -158,18 +161,6 @@ func (s *Server) removeSocket() {
 			s.t.Logf("tmuxtest: remove socket %s: %v", s.socket, err)
 		}
 	}
-}
-
-// scrubbedEnv drops TMUX and TMUX_PANE, so that nothing in the test reaches
-// the developer's own tmux.
-func scrubbedEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // literalWords protects argv words that end in ';', which tmux would
