@@ -16,6 +16,7 @@ import (
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -180,14 +181,12 @@ func (r *rig) attach(addr string, sets ...string) {
 	}
 }
 
+// waitFor polls cond and, when it times out, fails the test with the
+// status and decisions of every pane.
 func (r *rig) waitFor(what string, timeout time.Duration, cond func() bool) {
 	r.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			r.t.Fatalf("timed out after %s waiting for %s\n%s", timeout, what, r.dump())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if err := wait.Until(what, timeout, cond); err != nil {
+		r.t.Fatalf("%v\n%s", err, r.dump())
 	}
 }
 

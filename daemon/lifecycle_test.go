@@ -20,6 +20,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/screen"
 )
 
@@ -270,12 +271,12 @@ func (w *lifecycle) reopenWindow(t *rapid.T) {
 	reopened := time.Now()
 	scr("-X", "screen", "-t", "sim", "0", "env", "CODEMAN_TEST_ROLE=sim", "LANG=C.UTF-8", "TERM=xterm-256color",
 		exe, "--work", "1s", "--seed", "7", "--log", log, "--prompt", "hello")
-	deadline := time.Now().Add(30 * time.Second)
-	for now, ok := screen.WindowProcess(win); !ok || now == old; now, ok = screen.WindowProcess(win) {
-		if time.Now().After(deadline) {
-			t.Fatal("the new window's program did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
+	err := wait.Until("the new window's program to start", 30*time.Second, func() bool {
+		now, ok := screen.WindowProcess(win)
+		return ok && now != old
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	w.logs[w.screen], w.off[w.screen] = log, reopened
 }
@@ -301,9 +302,9 @@ func (w *lifecycle) check(t *rapid.T) {
 	ctx := context.Background()
 	var h Health
 	var listed []string
+	stale := ""
 	// A pane gone with its server or window is released within a poll.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	err := wait.Until("one controller per controlled pane, none off", 5*time.Second, func() bool {
 		var err error
 		if h, err = w.r.client.Health(ctx); err != nil {
 			t.Fatalf("health: %v", err)
@@ -313,20 +314,17 @@ func (w *lifecycle) check(t *rapid.T) {
 			t.Fatalf("panes: %v", err)
 		}
 		listed = listed[:0]
-		stale := ""
+		stale = ""
 		for _, p := range panes {
 			listed = append(listed, p.Pane)
 			if _, off := w.off[p.Pane]; off {
 				stale = p.Pane
 			}
 		}
-		if h.Controllers == h.Panes && stale == "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d controllers for %d controlled panes; %q off but listed", h.Controllers, h.Panes, stale)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return h.Controllers == h.Panes && stale == ""
+	})
+	if err != nil {
+		t.Fatalf("%v: %d controllers for %d controlled panes; %q off but listed", err, h.Controllers, h.Panes, stale)
 	}
 	for _, addr := range listed {
 		if !slices.Contains(w.panes, addr) {

@@ -9,6 +9,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -127,7 +128,7 @@ func TestWatcher_LiveBurstInOrder(t *testing.T) {
 		fire(t, env, payloads[i%len(payloads)], last)
 	}
 	var got []routed
-	waitFor(t, "the last event", func() bool {
+	wait.For(t, "the last event", waitLimit, func() bool {
 		r.mu.Lock()
 		got = slices.Clone(r.calls)
 		r.mu.Unlock()

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -102,21 +103,6 @@ func fire(t *testing.T, env map[string]string, payload string, at time.Time) str
 	return path
 }
 
-// waitFor polls cond until it holds or the wait limit passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	tick := time.NewTicker(2 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(waitLimit)
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-deadline:
-			t.Fatalf("after %s still waiting for %s", waitLimit, what)
-		}
-	}
-}
-
 func gone(path string) func() bool {
 	return func() bool { _, err := os.Lstat(path); return os.IsNotExist(err) }
 }
@@ -145,7 +131,7 @@ func TestWatcher_ExistingMarkersInOrder(t *testing.T) {
 		{testPane, respawn.Hook{Kind: respawn.HookStop, At: t0.Add(2 * time.Second), Event: "Stop", Background: 1}},
 	}
 	checkRouted(t, got, want)
-	waitFor(t, "the spool dir to empty", func() bool { return len(markerFiles(t, spool)) == 0 })
+	wait.For(t, "the spool dir to empty", waitLimit, func() bool { return len(markerFiles(t, spool)) == 0 })
 }
 
 func checkRouted(t *testing.T, got, want []routed) {
@@ -198,7 +184,7 @@ func TestWatcher_StaleMarkers(t *testing.T) {
 	w := startWatcher(t, spool, r, clockwork.NewFakeClockAt(now))
 
 	got := r.waitCalls(t, 1)
-	waitFor(t, "the stale marker's removal", gone(stale))
+	wait.For(t, "the stale marker's removal", waitLimit, gone(stale))
 	checkRouted(t, got, []routed{
 		{testPane, respawn.Hook{Kind: respawn.HookPromptSubmitted, At: now.Add(-time.Minute), Event: "UserPromptSubmit"}},
 	})
@@ -216,7 +202,7 @@ func TestWatcher_UncontrolledPane(t *testing.T) {
 	w := startWatcher(t, spool, r, clockwork.NewFakeClockAt(t0))
 	path := fire(t, env, promptPayload, t0)
 	r.waitCalls(t, 1)
-	waitFor(t, "the refused marker's removal", gone(path))
+	wait.For(t, "the refused marker's removal", waitLimit, gone(path))
 	if name, _, ok := w.LastEvent(testPane); !ok || name != "UserPromptSubmit" {
 		t.Errorf("LastEvent = %s, %v; want UserPromptSubmit", name, ok)
 	}
@@ -230,7 +216,7 @@ func TestWatcher_NoSignal(t *testing.T) {
 	r := newFakeRouter()
 	w := startWatcher(t, spool, r, clockwork.NewFakeClockAt(t0))
 	path := fire(t, env, startPayload, t0)
-	waitFor(t, "the marker's removal", gone(path))
+	wait.For(t, "the marker's removal", waitLimit, gone(path))
 	fire(t, env, promptPayload, t0.Add(time.Second))
 	got := r.waitCalls(t, 1)
 	if len(got) != 1 || got[0].Hook.Kind != respawn.HookPromptSubmitted {
@@ -272,7 +258,7 @@ func TestWatcher_Junk(t *testing.T) {
 	startWatcher(t, spool, r, clockwork.NewFakeClockAt(t0))
 	got := r.waitCalls(t, 1)
 	for _, name := range []string{filepath.Base(valid), "1-1-1.json", "1-1-2.json", "1-1-3.json", "1-1-4.json", "1-1-5.json"} {
-		waitFor(t, name+" to be dropped", gone(filepath.Join(spool, name)))
+		wait.For(t, name+" to be dropped", waitLimit, gone(filepath.Join(spool, name)))
 	}
 	if left := dirNames(t, spool); !slices.Equal(left, []string{".1-1-1.json.tmp", ".pruned", "notes.txt"}) {
 		t.Errorf("spool dir holds %v, want only the temp file, the prune stamp and notes.txt", left)
@@ -307,7 +293,7 @@ func TestWatcher_DirDeleted(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Only the watcher creates it again: the handler has not run.
-			waitFor(t, "the spool dir to come back", func() bool { _, err := os.Stat(spool); return err == nil })
+			wait.For(t, "the spool dir to come back", waitLimit, func() bool { _, err := os.Stat(spool); return err == nil })
 			fire(t, env, bgStopPayload, t0.Add(time.Second))
 			got := r.waitCalls(t, 2)
 			if got[1].Hook.Kind != respawn.HookStop {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/simclaude"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
 )
@@ -93,7 +94,7 @@ func TestIntegration_SubmitArrivesLiterally(t *testing.T) {
 			if err := term.Submit(context.Background(), tt.text); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "Enter read", func() bool { r := s.reads(); return len(r) > before && r[len(r)-1] == "\r" })
+			wait.For(t, "Enter read", waitTimeout, func() bool { r := s.reads(); return len(r) > before && r[len(r)-1] == "\r" })
 			text, enter := lastRead(s.reads()[before:])
 			if text != tt.want || enter != "\r" {
 				t.Errorf("program read %q then %q, want %q then a lone CR", text, enter, tt.want)
@@ -108,7 +109,7 @@ func TestIntegration_PressEnterIsOneKey(t *testing.T) {
 	if err := term.Press(context.Background(), respawn.KeyEnter); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Enter read", func() bool { return len(s.reads()) == 1 })
+	wait.For(t, "Enter read", waitTimeout, func() bool { return len(s.reads()) == 1 })
 	if got := s.reads(); got[0] != "\r" {
 		t.Errorf("program read %q, want one CR", got)
 	}
@@ -165,8 +166,8 @@ func TestIntegration_PollerReportsOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `got "` + long + `"` + "\n"
-	waitFor(t, "output with the wrapped line joined", func() bool { return strings.Contains(out.String(), want) })
-	waitFor(t, "Enter in the output", func() bool { return strings.Contains(out.String(), `got "\r"`) })
+	wait.For(t, "output with the wrapped line joined", waitTimeout, func() bool { return strings.Contains(out.String(), want) })
+	wait.For(t, "Enter in the output", waitTimeout, func() bool { return strings.Contains(out.String(), `got "\r"`) })
 	snap, _ := p.Snapshot()
 	if !strings.Contains(snap.Text(), `got "`+long[:74]) || !snap.At.After(first.At) {
 		t.Errorf("snapshot rows %q at %v, want the wrapped line, later than %v", snap.Lines, snap.At, first.At)
@@ -219,7 +220,7 @@ func TestIntegration_SimulatedClaude(t *testing.T) {
 		snap, _ := p.Snapshot()
 		return patterns.Classify(snap)
 	}
-	waitFor(t, "the prompt box", func() bool { return facts().PromptBox })
+	wait.For(t, "the prompt box", waitTimeout, func() bool { return facts().PromptBox })
 	if snap, _ := p.Snapshot(); snap.Width != 120 || snap.Height != 40 {
 		t.Errorf("window %dx%d, want 120x40", snap.Width, snap.Height)
 	}
@@ -228,8 +229,8 @@ func TestIntegration_SimulatedClaude(t *testing.T) {
 	if err := term.Submit(context.Background(), prompt); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a working turn", func() bool { return facts().Working })
-	waitFor(t, "the turn's completion line", func() bool { f := facts(); return f.Completion && !f.Working })
+	wait.For(t, "a working turn", waitTimeout, func() bool { return facts().Working })
+	wait.For(t, "the turn's completion line", waitTimeout, func() bool { f := facts(); return f.Completion && !f.Working })
 	if !strings.Contains(out.String(), "esc to interrupt") {
 		t.Errorf("output never showed the busy footer:\n%s", out.String())
 	}
@@ -264,14 +265,14 @@ func TestIntegration_AttachedDisplayOnAnotherWindow(t *testing.T) {
 	s.log = log
 	s.run("-X", "screen", "1", "sleep", "600") // the display now shows window 1
 	term := screen.NewWindowTerminal(s.window("0"), screen.TerminalOptions{TempDir: t.TempDir()})
-	waitFor(t, "echo program ready", func() bool {
+	wait.For(t, "echo program ready", waitTimeout, func() bool {
 		shot, err := term.Snapshot(context.Background())
 		return err == nil && strings.Contains(shot.Text(), "ready")
 	})
 	if err := term.Submit(context.Background(), "to window 0\nonly"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Enter read", func() bool { r := s.reads(); return len(r) > 0 && r[len(r)-1] == "\r" })
+	wait.For(t, "Enter read", waitTimeout, func() bool { r := s.reads(); return len(r) > 0 && r[len(r)-1] == "\r" })
 	if text, _ := lastRead(s.reads()); text != "\x1b[200~to window 0\ronly\x1b[201~" {
 		t.Errorf("window 0 read %q", text)
 	}

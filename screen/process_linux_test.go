@@ -7,23 +7,33 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/screen"
 )
 
 // windowPID starts sh in window n, which writes its PID to a file and
-// then becomes sleep, and returns that PID.
+// then becomes sleep, and returns that PID once it runs sleep: while the
+// exec is under way its environment cannot be read.
 func windowPID(t *testing.T, s *testSession, n string) int {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "pid")
 	s.run("-X", "screen", n, "sh", "-c", "echo $$ > "+file+"; exec sleep 600")
 	var pid int
-	waitFor(t, "window "+n+" to start", func() bool {
+	wait.For(t, "window "+n+" to run sleep", waitTimeout, func() bool {
 		b, err := os.ReadFile(file)
 		if err != nil || !strings.HasSuffix(string(b), "\n") {
 			return false
 		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil
+		if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
+			return false
+		}
+		proc := "/proc/" + strconv.Itoa(pid) + "/"
+		comm, err := os.ReadFile(proc + "comm")
+		if err != nil || string(comm) != "sleep\n" {
+			return false
+		}
+		env, err := os.ReadFile(proc + "environ")
+		return err == nil && len(env) > 0
 	})
 	return pid
 }

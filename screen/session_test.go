@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/childenv"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/screen"
 )
 
@@ -135,7 +136,7 @@ func startOnPTY(t *testing.T, cols, rows int, prog string, args ...string) (*tes
 func registerSession(t *testing.T, name string) *testSession {
 	t.Helper()
 	var full string
-	waitFor(t, "session "+name+" listed", func() bool {
+	wait.For(t, "session "+name+" listed", waitTimeout, func() bool {
 		names, err := screen.ListSessions(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -155,15 +156,13 @@ func registerSession(t *testing.T, name string) *testSession {
 // quit ends the session and waits until screen no longer lists it.
 func (s *testSession) quit() {
 	exec.Command("screen", "-S", s.name, "-X", "quit").Run() // already gone is fine
-	deadline := time.Now().Add(waitTimeout)
-	for time.Now().Before(deadline) {
+	err := wait.Until("session "+s.name+" to leave the list", waitTimeout, func() bool {
 		names, _ := screen.ListSessions(context.Background())
-		if !contains(names, s.name) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+		return !contains(names, s.name)
+	})
+	if err != nil {
+		s.t.Errorf("quit: %v", err)
 	}
-	s.t.Errorf("session %s still listed after quit", s.name)
 }
 
 func (s *testSession) window(n string) screen.Window {
@@ -186,7 +185,7 @@ func startEcho(t *testing.T) *testSession {
 	s := startDetached(t, "echo", log)
 	s.log = log
 	term := screen.NewWindowTerminal(s.window("0"), screen.TerminalOptions{TempDir: t.TempDir()})
-	waitFor(t, "echo program ready", func() bool {
+	wait.For(t, "echo program ready", waitTimeout, func() bool {
 		shot, err := term.Snapshot(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -214,18 +213,6 @@ func (s *testSession) reads() []string {
 		reads = append(reads, string(r.In))
 	}
 	return reads
-}
-
-// waitFor polls cond until it holds or waitTimeout passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 func contains(list []string, s string) bool {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // TestToggle runs what the key binding runs, against a real codeman binary:
@@ -74,11 +75,7 @@ func stopDaemon(paths daemon.Paths) {
 		return
 	}
 	syscall.Kill(h.PID, syscall.SIGTERM)
-	for i := 0; i < 100; i++ {
-		if syscall.Kill(h.PID, 0) != nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if wait.Until("the daemon to exit", 2*time.Second, func() bool { return syscall.Kill(h.PID, 0) != nil }) != nil {
+		syscall.Kill(h.PID, syscall.SIGKILL)
 	}
-	syscall.Kill(h.PID, syscall.SIGKILL)
 }

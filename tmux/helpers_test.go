@@ -3,6 +3,7 @@ package tmux
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // startClient starts a client and closes it when the test ends.
@@ -32,7 +34,7 @@ func startClient(t *testing.T, srv Server, session string, opts ClientOptions) *
 // waitConnected waits until c has a live control connection.
 func waitConnected(t *testing.T, c *Client, timeout time.Duration) {
 	t.Helper()
-	waitUntil(t, timeout, "the control connection", func() bool {
+	wait.For(t, "the control connection", timeout, func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return c.conn != nil
@@ -44,7 +46,7 @@ func waitConnected(t *testing.T, c *Client, timeout time.Duration) {
 func waitControlClient(t *testing.T, ts *tmuxtest.Server, timeout time.Duration, except int) int {
 	t.Helper()
 	var pid int
-	waitUntil(t, timeout, "a control-mode client on the server", func() bool {
+	wait.For(t, "a control-mode client on the server", timeout, func() bool {
 		for _, line := range strings.Split(ts.Tmux("list-clients", "-F", "#{client_control_mode} #{client_pid}"), "\n") {
 			mode, p, _ := strings.Cut(line, " ")
 			if n, err := strconv.Atoi(p); mode == "1" && err == nil && n != except {
@@ -55,18 +57,6 @@ func waitControlClient(t *testing.T, ts *tmuxtest.Server, timeout time.Duration,
 		return false
 	})
 	return pid
-}
-
-// waitUntil polls cond until it holds or timeout passes.
-func waitUntil(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // collector gathers the output a subscriber receives.
@@ -94,14 +84,10 @@ func (c *collector) bytes() []byte {
 // waitFor waits until the collected output contains want.
 func (c *collector) waitFor(t *testing.T, want string, timeout time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !bytes.Contains(c.bytes(), []byte(want)) {
-		if time.Now().After(deadline) {
-			got := c.bytes()
-			t.Fatalf("timed out after %s waiting for output %q; got %d bytes, ending %q",
-				timeout, want, len(got), got[max(0, len(got)-300):])
-		}
-		time.Sleep(10 * time.Millisecond)
+	err := wait.Until(fmt.Sprintf("output %q", want), timeout, func() bool { return bytes.Contains(c.bytes(), []byte(want)) })
+	if err != nil {
+		got := c.bytes()
+		t.Fatalf("%v; got %d bytes, ending %q", err, len(got), got[max(0, len(got)-300):])
 	}
 }
 
@@ -114,21 +100,14 @@ func (c *collector) chunkCount() int {
 // waitQuiet waits until no output has arrived for quiet.
 func (c *collector) waitQuiet(t *testing.T, quiet, timeout time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
 	last, since := -1, time.Now()
-	for {
-		n := len(c.bytes())
-		switch {
-		case n != last:
+	wait.For(t, fmt.Sprintf("%s without output", quiet), timeout, func() bool {
+		if n := len(c.bytes()); n != last {
 			last, since = n, time.Now()
-		case time.Since(since) >= quiet:
-			return
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("output still flowing after %s (%d bytes)", timeout, n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return time.Since(since) >= quiet
+	})
 }
 
 // logBuffer is a slog handler target that tests can read.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 func TestServer_PaneOptions(t *testing.T) {
@@ -121,7 +122,7 @@ func TestStateWriter_LogsFailureOnce(t *testing.T) {
 	w.Logger = logs.logger()
 	for i := 0; i < 3; i++ {
 		w.Set("x")
-		waitUntil(t, 5*time.Second, "the failed write", func() bool { return strings.Contains(logs.String(), "write pane state") })
+		wait.For(t, "the failed write", 5*time.Second, func() bool { return strings.Contains(logs.String(), "write pane state") })
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -134,7 +135,7 @@ func TestStateWriter_LogsFailureOnce(t *testing.T) {
 
 func waitOption(t *testing.T, srv Server, pane, want string, wantSet bool) {
 	t.Helper()
-	waitUntil(t, 5*time.Second, "@codeman-state = "+want, func() bool {
+	wait.For(t, "@codeman-state = "+want, 5*time.Second, func() bool {
 		v, ok, err := srv.PaneOption(context.Background(), pane, OptionState)
 		return err == nil && ok == wantSet && v == want
 	})

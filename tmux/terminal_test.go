@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -157,7 +158,7 @@ func TestPaneTerminal_EnterRetries(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "screen did not change after 3 Enter presses") {
 		t.Fatalf("Submit = %v, want an error about 3 Enter presses", err)
 	}
-	waitUntil(t, 5*time.Second, "three lines in "+log, func() bool {
+	wait.For(t, "three lines in "+log, 5*time.Second, func() bool {
 		b, _ := os.ReadFile(log)
 		return string(b) == "[hello]\n[]\n[]\n"
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // doctor against an in-process daemon of another version on an isolated
@@ -66,16 +67,13 @@ func TestDoctor_AgainstDaemon(t *testing.T) {
 		}
 	})
 	client := daemon.NewClient(paths.Socket)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		panes, err := client.Panes(context.Background())
-		if err == nil && len(panes) == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the daemon did not list both enabled panes within 10s: %+v, %v", panes, err)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var panes []daemon.PaneStatus
+	var panesErr error
+	if err := wait.Until("the daemon to list both enabled panes", 10*time.Second, func() bool {
+		panes, panesErr = client.Panes(context.Background())
+		return panesErr == nil && len(panes) == 2
+	}); err != nil {
+		t.Fatalf("%v: %+v, %v", err, panes, panesErr)
 	}
 
 	out, err := runDoctor(t, "--json")

@@ -2,8 +2,11 @@ package claudetest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // HookEvents returns the hook calls logged so far, oldest first. It needs
@@ -24,24 +27,17 @@ func (s *Session) HookEvents() []HookEvent {
 // pred accepts. It fails the test after timeout, listing the calls seen.
 func (s *Session) WaitForHook(pred func(HookEvent) bool, what string, timeout time.Duration) HookEvent {
 	s.t.Helper()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(pollInterval)
-	defer tick.Stop()
-	for {
-		events := s.HookEvents()
-		for _, e := range events {
-			if pred(e) {
-				return e
-			}
-		}
-		select {
-		case <-deadline.C:
-			s.t.Fatalf("claudetest: wait for hook %s: not seen within %v; hooks seen: %s\n%s",
-				what, timeout, hookNames(events), s.dump(s.captureOrError()))
-		case <-tick.C:
-		}
+	var events []HookEvent
+	found := -1
+	err := wait.Until("hook "+what, timeout, func() bool {
+		events = s.HookEvents()
+		found = slices.IndexFunc(events, pred)
+		return found >= 0
+	})
+	if err != nil {
+		s.t.Fatalf("claudetest: %v; hooks seen: %s\n%s", err, hookNames(events), s.dump(s.captureOrError()))
 	}
+	return events[found]
 }
 
 // HookNamed returns a predicate for WaitForHook: a call of the named event

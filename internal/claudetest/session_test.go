@@ -2,6 +2,7 @@ package claudetest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 func TestSession_Turn(t *testing.T) {
@@ -147,16 +149,14 @@ func TestSession_APIErrorSurvivesRetry(t *testing.T) {
 // title the fake API made up.
 func waitPaneTitle(t *testing.T, s *claudetest.Session, want string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		got := strings.TrimSpace(s.Tmux("display-message", "-p", "-t", s.PaneID(), "#{pane_title}"))
-		if got == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pane title %q, want %q", got, want)
-		}
-		time.Sleep(100 * time.Millisecond) // tmux has no event for a title change we could wait on here
+	var got string
+	// tmux has no event for a title change we could wait on here.
+	err := wait.Until(fmt.Sprintf("pane title %q", want), 10*time.Second, func() bool {
+		got = strings.TrimSpace(s.Tmux("display-message", "-p", "-t", s.PaneID(), "#{pane_title}"))
+		return got == want
+	})
+	if err != nil {
+		t.Fatalf("%v; the title is %q", err, got)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // close ends the session: recorder, tmux server, claude, and then its
@@ -56,14 +58,10 @@ func (s *Session) stopTmux() {
 // waitExit waits for claude to leave after the server hung up on it, and
 // kills it when it does not.
 func waitExit(pid int, timeout time.Duration) {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		if syscall.Kill(pid, 0) != nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond) // polling a pid has no event to wait on
+	// A pid has no event to wait on.
+	if wait.Until("claude to exit", timeout, func() bool { return syscall.Kill(pid, 0) != nil }) != nil {
+		syscall.Kill(pid, syscall.SIGKILL) // best effort: it may have just exited
 	}
-	syscall.Kill(pid, syscall.SIGKILL) // best effort: it may have just exited
 }
 
 // removeSocket deletes the server's socket file, which tmux leaves behind,

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
-)
 
-// pollInterval is how often a wait captures the pane.
-const pollInterval = 100 * time.Millisecond
+	"github.com/codeman-dev/codeman/internal/wait"
+)
 
 // Capture returns the pane's screen as plain text, one line per row.
 func (s *Session) Capture() string {
@@ -27,36 +26,33 @@ func (s *Session) CaptureANSI() string {
 // passes or claude exits first; what names the awaited condition.
 func (s *Session) WaitFor(pred func(screen string) bool, what string, timeout time.Duration) string {
 	s.t.Helper()
-	screen, err := s.poll(pred, timeout)
+	screen, err := s.poll(pred, what, timeout)
 	if err != nil {
-		s.t.Fatalf("claudetest: wait for %s: %v\n%s", what, err, s.dump(screen))
+		s.t.Fatalf("claudetest: %v\n%s", err, s.dump(screen))
 	}
 	return screen
 }
 
-// poll is WaitFor without the failure.
-func (s *Session) poll(pred func(string) bool, timeout time.Duration) (string, error) {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(pollInterval)
-	defer tick.Stop()
-	for {
-		screen, dead, err := s.captureState()
-		if err != nil {
-			return screen, err
-		}
-		if pred(screen) {
-			return screen, nil
-		}
-		if dead != "" {
-			return screen, fmt.Errorf("claude exited (status %s)", dead)
-		}
-		select {
-		case <-deadline.C:
-			return screen, fmt.Errorf("not seen within %v", timeout)
-		case <-tick.C:
-		}
+// poll is WaitFor without the failure. It gives up early when the pane
+// cannot be read or claude has exited.
+func (s *Session) poll(pred func(string) bool, what string, timeout time.Duration) (string, error) {
+	var screen, dead string
+	var held bool
+	var captureErr error
+	err := wait.Until(what, timeout, func() bool {
+		screen, dead, captureErr = s.captureState()
+		held = captureErr == nil && pred(screen)
+		return held || captureErr != nil || dead != ""
+	})
+	switch {
+	case captureErr != nil:
+		return screen, fmt.Errorf("wait for %s: %w", what, captureErr)
+	case held:
+		return screen, nil
+	case dead != "":
+		return screen, fmt.Errorf("wait for %s: claude exited (status %s)", what, dead)
 	}
+	return screen, err
 }
 
 // captureState captures the screen and, in the same tmux call, whether the

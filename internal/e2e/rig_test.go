@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -22,7 +23,6 @@ const (
 	daemonStartTimeout = 15 * time.Second
 	daemonStopTimeout  = 10 * time.Second
 	apiCallTimeout     = 5 * time.Second
-	pollEvery          = 200 * time.Millisecond
 )
 
 // rig is one codeman daemon on private paths: a runtime dir for its socket
@@ -192,10 +192,11 @@ func (r *rig) kill9(cmd *exec.Cmd) {
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		r.t.Fatalf("kill -9 codeman daemon: %v", err)
 	}
-	deadline := time.Now().Add(daemonStopTimeout)
-	for syscall.Kill(cmd.Process.Pid, 0) == nil && time.Now().Before(deadline) {
-		// Reaped by startBinary's waiter; a pid has no event to wait on here.
-		time.Sleep(20 * time.Millisecond)
+	// Reaped by startBinary's waiter; a pid has no event to wait on here.
+	if err := wait.Until("the killed daemon to be gone", daemonStopTimeout, func() bool {
+		return syscall.Kill(cmd.Process.Pid, 0) != nil
+	}); err != nil {
+		r.t.Logf("kill -9 codeman daemon: %v", err)
 	}
 	r.stop = nil
 }
@@ -212,21 +213,22 @@ func (r *rig) stopDaemon() {
 // stopped.
 func (r *rig) waitHealthy(alive func() error) {
 	r.t.Helper()
-	deadline := time.Now().Add(daemonStartTimeout)
-	for {
+	var healthErr, dead error
+	// The socket has no event to wait on.
+	err := wait.Until("the daemon to answer on "+r.paths.Socket, daemonStartTimeout, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), apiCallTimeout)
-		_, err := r.client.Health(ctx)
+		_, healthErr = r.client.Health(ctx)
 		cancel()
-		if err == nil {
-			return
+		if healthErr != nil {
+			dead = alive()
 		}
-		if dead := alive(); dead != nil {
-			r.t.Fatalf("%v\n%s", dead, r.daemonLog())
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("daemon not answering on %s within %s: %v\n%s", r.paths.Socket, daemonStartTimeout, err, r.daemonLog())
-		}
-		time.Sleep(50 * time.Millisecond) // the socket has no event to wait on
+		return healthErr == nil || dead != nil
+	})
+	switch {
+	case dead != nil:
+		r.t.Fatalf("%v\n%s", dead, r.daemonLog())
+	case err != nil:
+		r.t.Fatalf("%v: %v\n%s", err, healthErr, r.daemonLog())
 	}
 }
 
@@ -262,17 +264,16 @@ func (r *rig) decisions(c *claude) []respawn.Decision {
 // waitPane polls the pane's status until cond holds and returns it.
 func (r *rig) waitPane(c *claude, what string, timeout time.Duration, cond func(daemon.PaneStatus) bool) daemon.PaneStatus {
 	c.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		st, err := r.pane(c.Address())
-		if err == nil && cond(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("wait for %s: not seen within %s (last error: %v)", what, timeout, err)
-		}
-		time.Sleep(pollEvery) // the status has no event to wait on
+	var st daemon.PaneStatus
+	var statusErr error
+	// The status has no event to wait on.
+	if err := wait.Until(what, timeout, func() bool {
+		st, statusErr = r.pane(c.Address())
+		return statusErr == nil && cond(st)
+	}); err != nil {
+		c.t.Fatalf("%v (last error: %v)", err, statusErr)
 	}
+	return st
 }
 
 // describePane is the pane's status for a failure dump.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/simclaude"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -105,7 +106,7 @@ func measureCPU(t *testing.T, codeman string) {
 	for _, id := range panes.ids {
 		r.attach(r.address(id))
 	}
-	waitUntil(t, "every pane controlled in control mode", 30*time.Second, func() bool {
+	wait.For(t, "every pane controlled in control mode", 30*time.Second, func() bool {
 		st, err := r.client.Panes(context.Background())
 		if err != nil || len(st) != len(panes.ids) {
 			return false

@@ -4,7 +4,6 @@ package loadtest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -152,19 +152,19 @@ func simIDs(sims []simPane) []string {
 func (r *rig) driveTurns(p simPane, tr *tracker, turns int) error {
 	for k := 1; k <= turns; k++ {
 		ready := func(pt paneTrack) bool { return pt.updates == k-1 && (k == 1 || pt.state == "watching") }
-		if err := tr.wait(p.addr, 60*time.Second, ready); err != nil {
-			return fmt.Errorf("%s turn %d: wait for the previous cycle to end: %w", p.addr, k, err)
+		if err := tr.wait(p.addr, "the previous cycle to end", 60*time.Second, ready); err != nil {
+			return fmt.Errorf("%s turn %d: %w", p.addr, k, err)
 		}
 		if err := r.submit(p.id, fmt.Sprintf("load turn %d", k)); err != nil {
 			return fmt.Errorf("%s turn %d: %w", p.addr, k, err)
 		}
-		if err := tr.wait(p.addr, 60*time.Second, func(pt paneTrack) bool { return pt.updates == k }); err != nil {
-			return fmt.Errorf("%s turn %d: wait for the update prompt: %w", p.addr, k, err)
+		if err := tr.wait(p.addr, "the update prompt", 60*time.Second, func(pt paneTrack) bool { return pt.updates == k }); err != nil {
+			return fmt.Errorf("%s turn %d: %w", p.addr, k, err)
 		}
 	}
 	done := func(pt paneTrack) bool { return pt.state == "watching" }
-	if err := tr.wait(p.addr, 60*time.Second, done); err != nil {
-		return fmt.Errorf("%s: wait for the last cycle to end: %w", p.addr, err)
+	if err := tr.wait(p.addr, "the last cycle to end", 60*time.Second, done); err != nil {
+		return fmt.Errorf("%s: %w", p.addr, err)
 	}
 	return nil
 }
@@ -215,26 +215,23 @@ func (tr *tracker) on(e daemon.Event) error {
 	return nil
 }
 
-var errTimeout = errors.New("timed out")
-
-// wait polls the pane's track until cond holds or timeout passes.
-func (tr *tracker) wait(addr string, timeout time.Duration, cond func(paneTrack) bool) error {
-	deadline := time.Now().Add(timeout)
-	for {
+// wait polls the pane's track until cond holds; a timeout names what it
+// waited for and the track's last state.
+func (tr *tracker) wait(addr, what string, timeout time.Duration, cond func(paneTrack) bool) error {
+	var pt paneTrack
+	err := wait.Until(what, timeout, func() bool {
 		tr.mu.Lock()
-		var pt paneTrack
+		pt = paneTrack{}
 		if p := tr.panes[addr]; p != nil {
 			pt = *p
 		}
 		tr.mu.Unlock()
-		if cond(pt) {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%w after %s (state %q, %d update prompts)", errTimeout, timeout, pt.state, pt.updates)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return cond(pt)
+	})
+	if err != nil {
+		return fmt.Errorf("%w (state %q, %d update prompts)", err, pt.state, pt.updates)
 	}
+	return nil
 }
 
 func (tr *tracker) decisions(addr string) []respawn.Decision {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // rig is the real codeman binary, its daemon as a separate process on
@@ -94,7 +95,7 @@ func (r *rig) startDaemon() {
 	go func() { r.exited <- cmd.Wait() }()
 	r.t.Cleanup(r.stopDaemon)
 	r.client = daemon.NewClient(paths.Socket)
-	waitUntil(r.t, "the daemon to answer on "+paths.Socket, 10*time.Second, func() bool {
+	wait.For(r.t, "the daemon to answer on "+paths.Socket, 10*time.Second, func() bool {
 		_, err := r.client.Health(context.Background())
 		return err == nil
 	})
@@ -201,18 +202,6 @@ func (r *rig) tmuxCmd(args ...string) error {
 		return fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 	}
 	return nil
-}
-
-// waitUntil polls cond every 50ms and fails the test after timeout.
-func waitUntil(t *testing.T, what string, timeout time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // buildCodeman builds cmd/codeman into dir, or returns the binary -load.codeman names.

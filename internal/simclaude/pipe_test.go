@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeman-dev/codeman/internal/simclaude"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // TestRun_PipesAndCancel runs the session in-process on pipes (no tty, so
@@ -54,12 +55,8 @@ func TestRun_PipesAndCancel(t *testing.T) {
 	}
 	waitScreen := func(what, want string) {
 		t.Helper()
-		deadline := time.Now().Add(waitTimeout)
-		for !strings.Contains(screen(), want) {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s; screen:\n%s", what, screen())
-			}
-			time.Sleep(10 * time.Millisecond)
+		if err := wait.Until(what, waitTimeout, func() bool { return strings.Contains(screen(), want) }); err != nil {
+			t.Fatalf("%v; screen:\n%s", err, screen())
 		}
 	}
 

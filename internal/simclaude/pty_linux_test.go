@@ -12,6 +12,8 @@ import (
 
 	"github.com/charmbracelet/x/vt"
 	"golang.org/x/sys/unix"
+
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // waitTimeout bounds every wait on the program's screen or files.
@@ -118,12 +120,8 @@ func (p *ptyProc) send(s string) {
 // waitFor polls the screen until cond holds, and dumps it on timeout.
 func (p *ptyProc) waitFor(what string, cond func(rows []string) bool) {
 	p.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for !cond(p.rows()) {
-		if time.Now().After(deadline) {
-			p.t.Fatalf("timed out waiting for %s; screen:\n%s", what, strings.Join(p.rows(), "\n"))
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := wait.Until(what, waitTimeout, func() bool { return cond(p.rows()) }); err != nil {
+		p.t.Fatalf("%v; screen:\n%s", err, strings.Join(p.rows(), "\n"))
 	}
 }
 

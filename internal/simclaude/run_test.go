@@ -6,11 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/codeman-dev/codeman/internal/simclaude"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 const (
@@ -68,17 +69,9 @@ func hookEvents(t *testing.T, path string) []string {
 
 func waitHook(t *testing.T, path, want string) {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		for _, e := range hookEvents(t, path) {
-			if e == want {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for hook %s; got %v", want, hookEvents(t, path))
-		}
-		time.Sleep(10 * time.Millisecond)
+	err := wait.Until("hook "+want, waitTimeout, func() bool { return slices.Contains(hookEvents(t, path), want) })
+	if err != nil {
+		t.Fatalf("%v; got %v", err, hookEvents(t, path))
 	}
 }
 

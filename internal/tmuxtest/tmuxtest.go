@@ -22,6 +22,7 @@ import (
 	"github.com/GianlucaP106/gotmux/gotmux"
 
 	"github.com/codeman-dev/codeman/internal/childenv"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // Size of every session, as tmux-resurrect's tests fix it.
@@ -124,16 +125,9 @@ func (s *Server) Capture(paneID string) string {
 // awaited, for the failure message.
 func (s *Server) WaitFor(paneID string, cond func(screen string) bool, what string, timeout time.Duration) {
 	s.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		screen := s.Capture(paneID)
-		if cond(screen) {
-			return
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("waiting %s for %s in pane %s; the pane shows:\n%s", timeout, what, paneID, screen)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var screen string
+	if err := wait.Until(what, timeout, func() bool { screen = s.Capture(paneID); return cond(screen) }); err != nil {
+		s.t.Fatalf("%v in pane %s; the pane shows:\n%s", err, paneID, screen)
 	}
 }
 
@@ -142,15 +136,15 @@ func (s *Server) close() {
 	if _, err := s.run("kill-server"); err != nil {
 		s.t.Logf("tmuxtest: kill-server on %s: %v", s.name, err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := s.run("list-sessions"); err != nil {
-			s.removeSocket() // gone: nothing answers on the socket
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+	err := wait.Until("tmux server "+s.name+" to exit after kill-server", 5*time.Second, func() bool {
+		_, err := s.run("list-sessions")
+		return err != nil
+	})
+	if err != nil {
+		s.t.Logf("tmuxtest: %v; it still answers", err)
+		return
 	}
-	s.t.Logf("tmuxtest: waited 5s for tmux server %s to exit after kill-server; it still answers", s.name)
+	s.removeSocket() // gone: nothing answers on the socket
 }
 
 // removeSocket deletes the socket file, which tmux 3.3 leaves behind after

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn/aicheck"
 )
 
@@ -85,7 +86,7 @@ func (f *fakeClaude) record(t *testing.T) invocation {
 func (f *fakeClaude) pid(t *testing.T, name string) int {
 	t.Helper()
 	var pid int
-	waitFor(t, "the fake to write "+name, func() bool {
+	wait.For(t, "the fake to write "+name, waitTimeout, func() bool {
 		data, err := os.ReadFile(filepath.Join(f.dir, name))
 		if err != nil {
 			return false
@@ -129,23 +130,11 @@ func (f *fakeClaude) release(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until it holds, failing the test after waitTimeout.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", waitTimeout, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // waitGone waits until pid has exited (and is at most a zombie waiting for
 // init to reap it).
 func waitGone(t *testing.T, what string, pid int) {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("%s (pid %d) to die", what, pid), func() bool { return processGone(pid) })
+	wait.For(t, fmt.Sprintf("%s (pid %d) to die", what, pid), waitTimeout, func() bool { return processGone(pid) })
 }
 
 func processGone(pid int) bool {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/aicheck"
 )
@@ -275,7 +276,7 @@ func TestRunner_Check_ConcurrencyLimit(t *testing.T) {
 			results <- err
 		}()
 	}
-	waitFor(t, "2 checks running and 3 queued", func() bool {
+	wait.For(t, "2 checks running and 3 queued", waitTimeout, func() bool {
 		return f.count("running-") == 2 && aicheck.Queued(r) == 3
 	})
 	if n := f.count("started-"); n != 2 {
@@ -314,7 +315,7 @@ func TestRunner_Check_AlreadyChecking(t *testing.T) {
 		_, err := r.Check(context.Background(), idleRequest("%1"))
 		first <- err
 	}()
-	waitFor(t, "the first check to start", func() bool { return f.count("running-") == 1 })
+	wait.For(t, "the first check to start", waitTimeout, func() bool { return f.count("running-") == 1 })
 
 	_, err := r.Check(context.Background(), idleRequest("%1"))
 	if !errors.Is(err, aicheck.ErrAlreadyChecking) || !strings.Contains(err.Error(), "already checking") {
@@ -323,7 +324,7 @@ func TestRunner_Check_AlreadyChecking(t *testing.T) {
 	other := make(chan error, 2)
 	go func() { _, err := r.Check(context.Background(), planRequest("%1")); other <- err }()
 	go func() { _, err := r.Check(context.Background(), idleRequest("%2")); other <- err }()
-	waitFor(t, "the plan check of %1 and the idle check of %2 to start", func() bool {
+	wait.For(t, "the plan check of %1 and the idle check of %2 to start", waitTimeout, func() bool {
 		return f.count("running-") == 2 && aicheck.Queued(r) == 1
 	})
 	f.release(t)
@@ -343,12 +344,12 @@ func TestRunner_Check_CancelWhileQueued(t *testing.T) {
 	r := f.runner(t, "block", aicheck.Options{MaxConcurrent: 1})
 	first := make(chan error, 1)
 	go func() { _, err := r.Check(context.Background(), idleRequest("%1")); first <- err }()
-	waitFor(t, "the first check to start", func() bool { return f.count("running-") == 1 })
+	wait.For(t, "the first check to start", waitTimeout, func() bool { return f.count("running-") == 1 })
 
 	ctx, cancel := context.WithCancel(context.Background())
 	queued := make(chan error, 1)
 	go func() { _, err := r.Check(ctx, idleRequest("%2")); queued <- err }()
-	waitFor(t, "the second check to queue", func() bool { return aicheck.Queued(r) == 1 })
+	wait.For(t, "the second check to queue", waitTimeout, func() bool { return aicheck.Queued(r) == 1 })
 	cancel()
 	if err := <-queued; !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "wait for a check slot") {
 		t.Errorf("queued check: %v, want cancelled while waiting for a slot", err)
