@@ -158,8 +158,7 @@ func newLifecycle(t *testing.T) *lifecycle {
 func (w *lifecycle) close() {
 	w.daemon.Process.Kill()
 	w.daemon.Wait()
-	// The server may be going already; it is gone either way.
-	exec.Command("tmux", "-S", w.r.tmux.Socket(), "kill-server").Run()
+	w.r.tmux.Close()
 	if w.screen != "" {
 		win, _ := screen.ParseAddress(w.screen)
 		exec.Command("screen", "-S", win.Session, "-X", "quit").Run()

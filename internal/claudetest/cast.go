@@ -9,6 +9,8 @@ import (
 	"sort"
 	"time"
 	"unicode/utf8"
+
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
 )
 
 // EndMarker labels the marker event that closes every recording SaveCast
@@ -49,7 +51,7 @@ func writeCast(w io.Writer, start time.Time, output, markers []castEvent) error 
 	sort.SliceStable(events, func(i, j int) bool { return events[i].at.Before(events[j].at) })
 	bw := bufio.NewWriter(w)
 	head, err := json.Marshal(castHeader{
-		Version: 2, Width: Width, Height: Height, Timestamp: start.Unix(),
+		Version: 2, Width: tmuxtest.Width, Height: tmuxtest.Height, Timestamp: start.Unix(),
 		Env: map[string]string{"TERM": PaneTERM, "SHELL": loginShell()},
 	})
 	if err != nil {

@@ -25,6 +25,7 @@
 // -short. Everything waits on conditions with deadlines, and a failed wait
 // dumps the pane.
 //
-// claudetest is test support: it imports fakeapi and internal/wait and
-// nothing else of codeman, and only tests may import it.
+// claudetest is test support: it imports fakeapi, internal/tmuxtest (the
+// private server) and internal/wait and nothing else of codeman, and only
+// tests may import it.
 package claudetest

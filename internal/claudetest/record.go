@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
 )
 
 // recorder keeps the raw output of a pane with the time each piece
@@ -31,13 +33,13 @@ const stopTimeout = 5 * time.Second
 
 // startRecorder makes the FIFO, starts its reader and pipes the pane's
 // output into it.
-func startRecorder(tm *tmuxServer, pane, fifo string) (*recorder, error) {
+func startRecorder(tm *tmuxtest.Server, pane, fifo string) (*recorder, error) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		return nil, fmt.Errorf("make output fifo: %w", err)
 	}
 	r := &recorder{pane: pane, fifo: fifo, done: make(chan struct{})}
 	go r.read()
-	if _, err := tm.run("pipe-pane", "-O", "-t", pane, "exec cat >"+shellQuote(fifo)); err != nil {
+	if _, err := tm.Run("pipe-pane", "-O", "-t", pane, "exec cat >"+shellQuote(fifo)); err != nil {
 		r.unblock()
 		<-r.done
 		return nil, err
@@ -94,10 +96,10 @@ func (r *recorder) fail(err error) {
 }
 
 // stop closes the pane's pipe and waits for the reader to drain the FIFO.
-func (r *recorder) stop(tm *tmuxServer) {
+func (r *recorder) stop(tm *tmuxtest.Server) {
 	r.stopOnce.Do(func() {
 		// A server that is already gone has closed the pipe too.
-		tm.run("pipe-pane", "-t", r.pane)
+		tm.Run("pipe-pane", "-t", r.pane)
 		r.stopped = time.Now()
 		r.wait()
 	})

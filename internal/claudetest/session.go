@@ -3,7 +3,6 @@ package claudetest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/fakeapi"
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
 )
 
 // DefaultStartTimeout bounds the wait for Claude's first idle prompt box.
@@ -61,8 +61,8 @@ type Session struct {
 	t      testing.TB
 	claude string
 	api    *fakeapi.Server
-	tmux   *tmuxServer
-	root   string // everything the session writes: HOME, TMPDIR, hook log, tmux config
+	tmux   *tmuxtest.Server
+	root   string // everything the session writes: HOME, TMPDIR, hook log
 	home   string
 	dir    string // the project dir claude runs in
 	hooks  string // hook log dir, when RecordHooks
@@ -86,10 +86,6 @@ func NewSession(t testing.TB, opts Options) *Session {
 	if testing.Short() {
 		t.Skip("claudetest: the real Claude Code CLI is not run under -short")
 	}
-	tmuxBin, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("claudetest: tmux not found in PATH")
-	}
 	claude, ok := FindClaude()
 	if !ok {
 		t.Skip(missingClaude())
@@ -99,7 +95,7 @@ func NewSession(t testing.TB, opts Options) *Session {
 		s.api = fakeapi.New(t)
 	}
 	t.Cleanup(s.close)
-	if err := s.prepare(tmuxBin, opts); err != nil {
+	if err := s.prepare(opts); err != nil {
 		t.Fatalf("claudetest: %v", err)
 	}
 	if err := s.start(opts); err != nil {
@@ -116,9 +112,9 @@ func NewSession(t testing.TB, opts Options) *Session {
 	return s
 }
 
-// prepare lays out the session's files: HOME with its seeds, the project
-// dir, the hook recorder, the tmux config.
-func (s *Session) prepare(tmuxBin string, opts Options) error {
+// prepare lays out the session's files (HOME with its seeds, the project
+// dir, the hook recorder) and starts its tmux server.
+func (s *Session) prepare(opts Options) error {
 	// A short root of our own rather than t.TempDir(): its path shows on
 	// screen (permission prompts name the project dir) and in every hook
 	// payload, and the recordings should not carry test names.
@@ -144,13 +140,13 @@ func (s *Session) prepare(tmuxBin string, opts Options) error {
 	if err := s.seed(root, opts); err != nil {
 		return err
 	}
-	s.tmux, err = newTmuxServer(tmuxBin, filepath.Join(root, "tmux.conf"), serverEnv(s.home, tmp))
-	return err
+	s.tmux = tmuxtest.NewServerWith(s.t, tmuxtest.Options{Config: serverConf, Env: serverEnv(s.home, tmp)})
+	return nil
 }
 
 // start opens the pane, attaches the recorder, and lets claude run.
 func (s *Session) start(opts Options) error {
-	out, err := s.tmux.run("new-session", "-d", "-s", "claude", "-x", strconv.Itoa(Width), "-y", strconv.Itoa(Height),
+	out, err := s.tmux.Run("new-session", "-d", "-s", "claude", "-x", strconv.Itoa(tmuxtest.Width), "-y", strconv.Itoa(tmuxtest.Height),
 		"-c", s.dir, "-P", "-F", "#{pane_id} #{pane_pid} #{socket_path} #{pid}", s.paneCommand(opts))
 	if err != nil {
 		return err
@@ -168,7 +164,7 @@ func (s *Session) start(opts Options) error {
 			return err
 		}
 	}
-	_, err = s.tmux.run("wait-for", "-S", startGate)
+	_, err = s.tmux.Run("wait-for", "-S", startGate)
 	return err
 }
 
@@ -183,7 +179,7 @@ func (s *Session) paneCommand(opts Options) string {
 	}
 	// Inside the pane $TMUX names this server, so the bare tmux client
 	// reaches it.
-	return shellQuote(s.tmux.bin) + " wait-for " + startGate + " && exec env " + strings.Join(words, " ")
+	return "tmux wait-for " + startGate + " && exec env " + strings.Join(words, " ")
 }
 
 // claudeEnv is what claude needs to run offline against the fake
@@ -242,17 +238,13 @@ func (s *Session) Version() string {
 // output, failing the test on error.
 func (s *Session) Tmux(args ...string) string {
 	s.t.Helper()
-	out, err := s.tmux.run(args...)
-	if err != nil {
-		s.t.Fatalf("claudetest: %v", err)
-	}
-	return out
+	return s.tmux.Tmux(args...)
 }
 
 // PaneEnv returns the environment a program started in claude's pane
 // would see: the server's minimal environment plus TMUX and TMUX_PANE. Run
 // codeman with it to act on the session as if from inside the pane.
 func (s *Session) PaneEnv() []string {
-	return append(append([]string(nil), s.tmux.env...),
+	return append(s.tmux.Env(),
 		"TMUX="+s.socket+","+s.serverPID+",0", "TMUX_PANE="+s.pane)
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // close ends the session: recorder, tmux server, claude, and then its
-// files, once claude is gone and cannot write into them any more.
+// files, once claude is gone and cannot write into them any more. The
+// server's own cleanup, registered after this one, has usually killed it
+// already, logging the pane of a failed test first.
 func (s *Session) close() {
 	if s.tmux != nil {
 		s.stopTmux()
@@ -34,22 +36,15 @@ func removeAll(dir string) error {
 	return err
 }
 
-// stopTmux dumps the pane of a failed test, then stops the recorder, the
-// server and claude.
+// stopTmux stops the recorder, the server and claude.
 func (s *Session) stopTmux() {
-	if s.t.Failed() && s.pane != "" {
-		s.t.Logf("claudetest: pane %s at the end:\n%s", s.pane, s.captureOrError())
-	}
 	if s.rec != nil {
 		s.rec.stop(s.tmux)
 	}
-	if _, err := s.tmux.run("kill-server"); err != nil {
-		s.t.Logf("claudetest: %v", err) // the server may have gone with its last pane
-	}
+	s.tmux.Close()
 	if s.pid > 0 {
 		waitExit(s.pid, 5*time.Second)
 	}
-	removeSocket(s.socket)
 	if s.rec != nil {
 		s.rec.wait()
 	}
@@ -61,13 +56,5 @@ func waitExit(pid int, timeout time.Duration) {
 	// A pid has no event to wait on.
 	if wait.Until("claude to exit", timeout, func() bool { return syscall.Kill(pid, 0) != nil }) != nil {
 		syscall.Kill(pid, syscall.SIGKILL) // best effort: it may have just exited
-	}
-}
-
-// removeSocket deletes the server's socket file, which tmux leaves behind,
-// but only if it still is a socket.
-func removeSocket(path string) {
-	if fi, err := os.Lstat(path); path != "" && err == nil && fi.Mode()&os.ModeSocket != 0 {
-		os.Remove(path) // best effort: a leftover socket in the tmux dir harms no one
 	}
 }

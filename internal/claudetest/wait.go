@@ -58,7 +58,7 @@ func (s *Session) poll(pred func(string) bool, what string, timeout time.Duratio
 // captureState captures the screen and, in the same tmux call, whether the
 // pane's program has exited (its exit status then, else "").
 func (s *Session) captureState() (screen, deadStatus string, err error) {
-	out, err := s.tmux.run("capture-pane", "-p", "-t", s.pane, ";",
+	out, err := s.tmux.Run("capture-pane", "-p", "-t", s.pane, ";",
 		"display-message", "-p", "-t", s.pane, "#{?pane_dead,dead #{pane_dead_status},alive}")
 	if err != nil {
 		return "", "", err

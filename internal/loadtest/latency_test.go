@@ -169,13 +169,15 @@ func (r *rig) driveTurns(p simPane, tr *tracker, turns int) error {
 	return nil
 }
 
-// submit types text and Enter as separate commands, as a person would.
+// submit types text and Enter as separate commands, as a person would. It
+// runs outside the test's goroutine, so it returns errors.
 func (r *rig) submit(paneID, text string) error {
-	if err := r.tmuxCmd("send-keys", "-t", paneID, "-l", "--", text); err != nil {
+	if _, err := r.tmux.Run("send-keys", "-t", paneID, "-l", "--", text); err != nil {
 		return err
 	}
 	time.Sleep(100 * time.Millisecond) // Claude's input wants Enter as its own event
-	return r.tmuxCmd("send-keys", "-t", paneID, "Enter")
+	_, err := r.tmux.Run("send-keys", "-t", paneID, "Enter")
+	return err
 }
 
 // tracker follows every pane's decisions from the daemon's event stream.

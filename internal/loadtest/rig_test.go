@@ -191,19 +191,6 @@ func (r *rig) waitScreens(ids []string, want string, timeout time.Duration) {
 	}
 }
 
-// tmuxCmd runs one tmux command on the rig's server without failing the
-// test, for goroutines other than the test's.
-func (r *rig) tmuxCmd(args ...string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-S", r.tmux.Socket()}, args...)...)
-	cmd.Env = r.env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
-	}
-	return nil
-}
-
 // buildCodeman builds cmd/codeman into dir, or returns the binary -load.codeman names.
 func buildCodeman(t *testing.T, dir string) string {
 	t.Helper()

@@ -1,6 +1,7 @@
 package tmuxtest_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -55,4 +56,57 @@ func TestServer_KilledOnCleanup(t *testing.T) {
 	if _, err := os.Lstat(socket); !os.IsNotExist(err) {
 		t.Errorf("socket %s left behind: %v", socket, err)
 	}
+}
+
+func TestNewServerWith_ConfigAndEnv(t *testing.T) {
+	srv := tmuxtest.NewServerWith(t, tmuxtest.Options{
+		Config: "set -g @probe from-config\n",
+		Env:    []string{"PATH=" + os.Getenv("PATH"), "PROBE=from-env", "TMUX=/nonexistent/leak,1,0"},
+	})
+	if got := strings.TrimSpace(srv.Tmux("show-options", "-gv", "@probe")); got != "from-config" {
+		t.Errorf("@probe = %q, want the config's value", got)
+	}
+	pane := srv.NewSession("env", "sh", "-c", `echo "probe [$PROBE] tmux [$TMUX]"; exec cat`)
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "probe [from-env]") }, "the pane's PROBE", 5*time.Second)
+	if screen := srv.Capture(pane); strings.Contains(screen, "leak") {
+		t.Errorf("the given TMUX leaked into the pane:\n%s", screen)
+	}
+}
+
+func TestServer_RunReturnsErrors(t *testing.T) {
+	srv := tmuxtest.NewServer(t)
+	_, err := srv.Run("kill-session", "-t", "nosuch")
+	if err == nil || !strings.Contains(err.Error(), "tmux kill-session -t nosuch: ") {
+		t.Errorf("Run on a missing pane = %v, want an error naming the command", err)
+	}
+	if t.Failed() {
+		t.Error("Run failed the test")
+	}
+}
+
+func TestServer_CloseShowsThePanesOfAFailedTest(t *testing.T) {
+	failed := &failedTB{TB: t}
+	srv := tmuxtest.NewServer(failed)
+	pane := srv.NewSession("x", "sh", "-c", "echo last words; exec cat")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "last words") }, "the last words", 5*time.Second)
+	srv.Close()
+	srv.Close() // the second call, the test's cleanup's, does nothing
+	if !strings.Contains(failed.logs.String(), "pane "+pane+" at the end:\nlast words") {
+		t.Errorf("Close logged:\n%s\nwant pane %s's screen", failed.logs.String(), pane)
+	}
+	if _, err := srv.Run("list-sessions"); err == nil {
+		t.Error("the server still answers after Close")
+	}
+}
+
+// failedTB is a test that has failed, whose logs are kept.
+type failedTB struct {
+	testing.TB
+	logs strings.Builder
+}
+
+func (f *failedTB) Failed() bool { return true }
+
+func (f *failedTB) Logf(format string, args ...any) {
+	fmt.Fprintf(&f.logs, format+"\n", args...)
 }
