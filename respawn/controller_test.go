@@ -3,6 +3,7 @@ package respawn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"go.uber.org/goleak"
+
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // fakeTerminal records what it is asked and shows a settable screen.
@@ -51,17 +54,8 @@ func (f *fakeTerminal) Snapshot(ctx context.Context) (Screen, error) {
 // waitDecision waits, under a real deadline, for a decision containing substr.
 func waitDecision(t *testing.T, ch <-chan Decision, substr string) Decision {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
-	for {
-		select {
-		case d := <-ch:
-			if strings.Contains(d.String(), substr) {
-				return d
-			}
-		case <-deadline:
-			t.Fatalf("no decision containing %q", substr)
-		}
-	}
+	return wait.Receive(t, fmt.Sprintf("a decision containing %q", substr), 5*time.Second, ch,
+		func(d Decision) bool { return strings.Contains(d.String(), substr) })
 }
 
 func TestController_CyclesAnIdlePane(t *testing.T) {

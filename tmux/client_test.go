@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // TestClient_OutputInOrder runs a program that prints 300 numbered lines
@@ -191,17 +193,7 @@ func TestClient_PauseIsContinued(t *testing.T) {
 
 func waitEvent(t *testing.T, events <-chan Event, kind EventKind, timeout time.Duration) {
 	t.Helper()
-	deadline := time.After(timeout)
-	for {
-		select {
-		case ev := <-events:
-			if ev.Kind == kind {
-				return
-			}
-		case <-deadline:
-			t.Fatalf("no %s event within %s", kind, timeout)
-		}
-	}
+	wait.Receive(t, fmt.Sprintf("a %s event", kind), timeout, events, func(ev Event) bool { return ev.Kind == kind })
 }
 
 func TestClient_Run(t *testing.T) {

@@ -1,7 +1,8 @@
 // Package wait polls a condition until it holds or a deadline passes, for
 // tests whose subject has no event to wait on: a tmux pane's screen, a
-// file, a process, a daemon's socket. A wait that times out says what it
-// waited for and for how long.
+// file, a process, a daemon's socket. Receive waits the same way for a
+// value on a channel. A wait that times out says what it waited for and
+// for how long.
 //
 // The first polls follow each other closely, so that a condition that soon
 // holds is seen at once; the pause then grows to maxPause, so that a long
@@ -35,12 +36,17 @@ func Until(what string, timeout time.Duration, cond func() bool) error {
 	for !cond() {
 		left := time.Until(deadline)
 		if left <= 0 {
-			return fmt.Errorf("timed out after %s waiting for %s", timeout, what)
+			return timedOut(what, timeout)
 		}
 		time.Sleep(min(pause, left))
 		pause = min(2*pause, maxPause)
 	}
 	return nil
+}
+
+// timedOut says what a wait waited for, and how long.
+func timedOut(what string, timeout time.Duration) error {
+	return fmt.Errorf("timed out after %s waiting for %s", timeout, what)
 }
 
 // For is Until that fails the test when the wait times out.

@@ -51,7 +51,7 @@ func TestFor_FailsTheTest(t *testing.T) {
 	}
 }
 
-// recordingTB records Fatal instead of ending the test.
+// recordingTB records Fatal and Fatalf instead of ending the test.
 type recordingTB struct {
 	testing.TB
 	fatal string
@@ -61,4 +61,8 @@ func (r *recordingTB) Helper() {}
 
 func (r *recordingTB) Fatal(args ...any) {
 	r.fatal = strings.TrimSuffix(fmt.Sprintln(args...), "\n")
+}
+
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.fatal = fmt.Sprintf(format, args...)
 }

@@ -2,13 +2,14 @@ package aicheck_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/aicheck"
 )
@@ -39,17 +40,8 @@ func (f *idleTerminal) Snapshot(context.Context) (respawn.Screen, error) {
 // waitDecision waits, under a real deadline, for a decision containing substr.
 func waitDecision(t *testing.T, ch <-chan respawn.Decision, substr string) respawn.Decision {
 	t.Helper()
-	deadline := time.After(waitTimeout)
-	for {
-		select {
-		case d := <-ch:
-			if strings.Contains(d.String(), substr) {
-				return d
-			}
-		case <-deadline:
-			t.Fatalf("no decision containing %q", substr)
-		}
-	}
+	return wait.Receive(t, fmt.Sprintf("a decision containing %q", substr), waitTimeout, ch,
+		func(d respawn.Decision) bool { return strings.Contains(d.String(), substr) })
 }
 
 // With the respawn core: an idle pane with AI checks on goes watching ->
