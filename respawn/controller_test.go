@@ -15,7 +15,9 @@ import (
 	"github.com/codeman-dev/codeman/internal/wait"
 )
 
-// fakeTerminal records what it is asked and shows a settable screen.
+// fakeTerminal records what it is asked and shows a settable screen. It
+// lives in respawn's own tests because they cannot import a package that
+// imports respawn, and they need the controller's internals.
 type fakeTerminal struct {
 	mu     sync.Mutex
 	screen []string

@@ -15,6 +15,8 @@ import (
 )
 
 // idleTerminal shows an idle Claude Code screen and records what is typed.
+// respawn's own fakeTerminal is in its test files, which no other package
+// sees; this is the only Terminal fake outside them.
 type idleTerminal struct {
 	mu    sync.Mutex
 	typed []string
