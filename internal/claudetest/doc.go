@@ -1,6 +1,6 @@
 // Package claudetest runs the real Claude Code CLI offline for tests: in a
 // pane of a private tmux server, with a throwaway HOME, against a
-// fakeapi.Server on loopback (reference/claude-code-tui.md §1–2).
+// fakeapi.Server on loopback (docs/claude-code.md).
 //
 // It owns the session's setup and teardown, key input, waiting on the
 // rendered screen, a log of Claude's hook calls, and recording the pane's

@@ -15,7 +15,7 @@ const FakeAPIKey = "sk-fake-0123456789abcdef"
 const FakeOAuthToken = "sk-ant-oat-fake-0123456789abcdef"
 
 // claudeJSON is the ~/.claude.json seed that skips every first-run dialog
-// (reference/claude-code-tui.md §2): onboarding (whose preflight ignores
+// (docs/claude-code.md): onboarding (whose preflight ignores
 // ANTHROPIC_BASE_URL and exits offline), the custom API key question (keyed
 // by the key's last 20 characters), the auto-mode nudge, and the trust
 // dialog of the project dir.
@@ -36,7 +36,7 @@ func claudeJSON(projectDir string) map[string]any {
 // baseSettings is the ~/.claude/settings.json seed. Manual mode, because
 // 2.1.328 defaults to auto mode, whose safety classifier runs server-side:
 // against the fake every risky tool call would grow an extra dialog
-// (reference §2). Tips off, so the spinner's second row stays quiet.
+// (docs/claude-code.md). Tips off, so the spinner's second row stays quiet.
 func baseSettings() map[string]any {
 	return map[string]any{
 		"permissions":        map[string]any{"defaultMode": "default"},

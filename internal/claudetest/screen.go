@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Screen predicates for WaitFor, after reference/claude-code-tui.md §4 and
-// §8. They read capture-pane's plain text.
+// Screen predicates for WaitFor, after docs/claude-code.md, "The screen".
+// They read capture-pane's plain text.
 
 // Contains returns a predicate that holds when the screen contains substr.
 func Contains(substr string) func(string) bool {

@@ -14,7 +14,7 @@ import (
 )
 
 // DefaultStartTimeout bounds the wait for Claude's first idle prompt box.
-// It takes 1–1.4 s on 2 cores (reference/claude-code-tui.md §3); the
+// It takes 1–1.4 s on 2 cores (docs/claude-code.md); the
 // margin is for a loaded CI machine.
 const DefaultStartTimeout = 30 * time.Second
 
@@ -171,7 +171,7 @@ func (s *Session) start(opts Options) error {
 // paneCommand is the shell command of the pane: wait at the gate, then
 // exec claude. The environment is in the command itself because a tmux
 // server that already runs does not pass a client's environment on
-// (reference/claude-code-tui.md §2).
+// (docs/claude-code.md).
 func (s *Session) paneCommand(opts Options) string {
 	var words []string
 	for _, w := range append(append(s.claudeEnv(opts), s.claude), opts.Args...) {
@@ -183,7 +183,7 @@ func (s *Session) paneCommand(opts Options) string {
 }
 
 // claudeEnv is what claude needs to run offline against the fake
-// (reference/claude-code-tui.md §2): no telemetry, update or title side
+// (docs/claude-code.md): no telemetry, update or title side
 // traffic, and one retry so an API error shows within seconds.
 func (s *Session) claudeEnv(opts Options) []string {
 	env := []string{

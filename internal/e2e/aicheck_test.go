@@ -24,8 +24,8 @@ func (r *rig) checker(t *testing.T, api *fakeapi.Server) respawn.Checker {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// What claudetest gives the interactive session (reference/claude-code-tui.md
-	// §2); `claude -p` needs no seeded HOME (§6).
+	// What claudetest gives the interactive session (docs/claude-code.md,
+	// "Running it offline"); `claude -p` needs no seeded HOME.
 	env := append(r.environ(),
 		"ANTHROPIC_BASE_URL="+api.URL(),
 		"ANTHROPIC_API_KEY="+claudetest.FakeAPIKey,

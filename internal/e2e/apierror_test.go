@@ -14,7 +14,7 @@ import (
 
 // apiErrorCases are the errors a turn ends on. claudetest runs Claude with
 // CLAUDE_CODE_MAX_RETRIES=1, so the error shows after one retry
-// (reference/claude-code-tui.md §4.9).
+// (docs/claude-code.md).
 var apiErrorCases = []struct {
 	status  int
 	line    string // the error on screen

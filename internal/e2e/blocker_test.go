@@ -14,7 +14,7 @@ import (
 // leftAlone is how long a dialog is left open: longer than two rounds of
 // no_output_timeout (8s each), the hook window (3s) and completion_confirm
 // (2s) after it, and than the ~6.3s after which Claude sends its
-// permission_prompt Notification (reference/claude-code-tui.md §5).
+// permission_prompt Notification (docs/claude-code.md).
 const leftAlone = 2*noOutputTimeout + hookWindow + completionConfirm + time.Second
 
 // blockerCase is a dialog only a person may answer.

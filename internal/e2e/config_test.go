@@ -15,7 +15,7 @@ const (
 )
 
 // initPrompt starts the prompt Claude Code sends for /init
-// (reference/claude-code-tui.md §4.11).
+// (docs/claude-code.md).
 const initPrompt = "Please analyze this codebase and create a CLAUDE.md file"
 
 // The timings of testConfig, short so a scenario takes seconds.

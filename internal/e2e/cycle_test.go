@@ -17,7 +17,7 @@ const cycleTimeout = 90 * time.Second
 
 // slowReply streams its text in pieces 5 s apart. While text streams
 // Claude draws no spinner and prints a line only once it is complete
-// (reference/claude-code-tui.md §4.4), so the pane stays silent for 10 s,
+// (docs/claude-code.md), so the pane stays silent for 10 s,
 // longer than no_output_timeout: only the footer's "esc to interrupt" says
 // Claude works.
 func slowReply(what string) []fakeapi.Chunk {
@@ -30,7 +30,7 @@ func slowReply(what string) []fakeapi.Chunk {
 }
 
 // toolRun is a Bash call that runs for 4 s without a permission prompt:
-// read-only commands need none, even in manual mode (reference §2).
+// read-only commands need none, even in manual mode (docs/claude-code.md).
 var toolRun = &fakeapi.ToolCall{Name: "Bash", Input: map[string]any{
 	"command": "sleep 4 && echo done", "description": "Wait for the build to finish",
 }}

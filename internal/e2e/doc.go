@@ -2,7 +2,7 @@
 // (claudetest.FindClaude) in a private tmux server, against a fake
 // Anthropic Messages API on loopback (fakeapi), watched by a codeman
 // daemon on private paths, with codeman's hook entries installed in the
-// session's throwaway HOME (DESIGN.md §9, item 4).
+// session's throwaway HOME (docs/ARCHITECTURE.md, "Tests").
 //
 // Every scenario asserts on three independent records: the fake API's
 // request log (what codeman typed reached the model, in order, and when),

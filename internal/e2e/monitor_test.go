@@ -28,14 +28,14 @@ type sample struct {
 }
 
 // inputPrefix starts Claude's input row: ❯ and a no-break space
-// (reference/claude-code-tui.md §8.2).
+// (docs/claude-code.md).
 const inputPrefix = "❯\u00a0"
 
 // placeholders are dimmed hints of an empty prompt box, which plain
-// capture-pane cannot tell from typed text (reference §4.2, §4.9).
+// capture-pane cannot tell from typed text (docs/claude-code.md).
 var placeholders = []string{"Resend your message to try again", "Once fixed, resend your message"}
 
-// queuedMarkers show a message submitted while Claude worked (reference §4.2).
+// queuedMarkers show a message submitted while Claude worked (docs/claude-code.md).
 var queuedMarkers = []string{"Press up to edit queued messages", "Queued · "}
 
 // readSample classifies one screen.

@@ -15,7 +15,7 @@ import (
 const planText = "# Plan: add hello.txt\n\n## Steps\n1. Create `hello.txt` with a greeting\n2. Run the tests\n"
 
 // approvedPlan is what the model gets back when the plan is accepted
-// (reference/claude-code-tui.md §4.8).
+// (docs/claude-code.md).
 const approvedPlan = "User has approved your plan"
 
 // A plan approval menu is the one dialog codeman answers: it presses Enter
@@ -29,7 +29,7 @@ func TestPlan_ApprovalAccepted(t *testing.T) {
 	const work = "plan the greeting feature"
 	answerCycle(c.API())
 	c.API().HandlePlan(work, planText, &fakeapi.Reply{Text: "Plan approved; starting on hello.txt."})
-	// Plan mode: shift+tab twice from manual (reference §4.2, §4.8).
+	// Plan mode: shift+tab twice from manual (docs/claude-code.md).
 	c.SendKeys("BTab")
 	c.WaitFor(claudetest.Contains("accept edits on"), "accept edits mode", 10*time.Second)
 	c.SendKeys("BTab")

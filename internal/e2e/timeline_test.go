@@ -26,7 +26,7 @@ const (
 const idleCheckMarker = "You classify the state of a Claude Code session"
 
 // isCheck reports a request of codeman's AI idle check: `claude -p`, whose
-// user agent says sdk-cli (reference/claude-code-tui.md §6), asking
+// user agent says sdk-cli (docs/claude-code.md), asking
 // codeman's question.
 func isCheck(r fakeapi.Request) bool {
 	return strings.Contains(r.Header.Get("User-Agent"), "sdk-cli") && strings.Contains(r.LastUserText, idleCheckMarker)

@@ -13,7 +13,7 @@ import (
 
 // Subscription-style usage limits: Claude runs with an OAuth token, under
 // which the fake API's 429 with unified rate limit headers is a usage
-// limit (reference/claude-code-tui.md §4.10, docs/claude-code.md).
+// limit (docs/claude-code.md).
 
 // autoContinueWithin bounds the wait for Claude Code's own continue after
 // a reset: it fires 30 to 90 s after it, and a loaded machine adds more.

@@ -10,7 +10,7 @@ import (
 
 // errorKinds maps a status to the Anthropic error type and a default
 // message. The messages are the ones the reference screens were made with,
-// so Claude Code prints the same lines (reference/claude-code-tui.md §4.9).
+// so Claude Code prints the same lines (docs/claude-code.md).
 var errorKinds = map[int]struct{ typ, msg string }{
 	400: {"invalid_request_error", "Invalid request (fake)"},
 	401: {"authentication_error", "invalid x-api-key (fake)"},

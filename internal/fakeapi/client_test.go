@@ -11,7 +11,7 @@ import (
 )
 
 // claudeTools are the tools an interactive Claude Code 2.1.328 request
-// offers (reference/claude-code/requests/interactive-first-turn-trimmed.json).
+// offers (docs/claude-code.md, "Running it offline").
 var claudeTools = []string{"Agent", "AskUserQuestion", "Bash", "Edit", "ListAgents", "Read",
 	"ReportFindings", "ScheduleWakeup", "Skill", "ToolSearch", "Workflow", "DeferredToolPlaceholder", "Write"}
 

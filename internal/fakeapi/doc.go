@@ -1,6 +1,6 @@
 // Package fakeapi is a scriptable stand-in for the Anthropic Messages API on
 // loopback, good enough for the real Claude Code CLI to run whole sessions
-// against it offline (reference/claude-code-tui.md §2, §7).
+// against it offline (docs/claude-code.md).
 //
 // It owns the HTTP side only: `POST /v1/messages` (with or without
 // `?beta=true`) answered as server-sent events when the request asks for a

@@ -32,7 +32,7 @@ type Reply struct {
 	ErrorMessage string
 	// UsageLimit adds the anthropic-ratelimit-unified-* headers to a 429,
 	// which Claude Code shows as a subscription usage limit when it runs
-	// with an OAuth token (reference/claude-code-tui.md §4.10).
+	// with an OAuth token (docs/claude-code.md).
 	UsageLimit *UsageLimit
 	// MidStreamError streams the text and then an SSE error event instead
 	// of finishing the message.

@@ -46,7 +46,7 @@ func (r Request) HasTool(name string) bool {
 // planPathPattern finds the plan file Claude Code's plan-mode reminder asks
 // for (`…create your plan at /home/dev/.claude/plans/cozy-petting-rivest.md
 // using the Write tool`); in 2.1.328 ExitPlanMode shows the approval menu
-// only once that file exists (reference/claude-code-tui.md §4.8).
+// only once that file exists (docs/claude-code.md).
 var planPathPattern = regexp.MustCompile(`/[^\s"\\]*/\.claude/plans/[^\s"\\]+\.md`)
 
 // PlanFilePath returns the plan file path named in the request, or "" when

@@ -42,7 +42,7 @@ func (s *Server) Handle(substr string, r Reply) {
 // HandlePlan answers fresh turns whose last user text contains substr as
 // Claude plans in Claude Code 2.1.328: a Write of plan into the plan file
 // the plan-mode reminder names, then ExitPlanMode (the approval menu shows
-// only once that file exists, reference §4.8), then after when not nil.
+// only once that file exists, docs/claude-code.md), then after when not nil.
 // Outside plan mode the request names no plan file, and the reply says so.
 func (s *Server) HandlePlan(substr, plan string, after *Reply) {
 	s.HandleFunc(func(req Request) (Reply, bool) {

@@ -15,7 +15,7 @@ import (
 
 // DefaultPingInterval is how often a stream that waits sends a ping event.
 // The real API pings about every 5 s, and Claude Code kept a 70 s wait
-// alive with it (reference/claude-code-tui.md §7).
+// alive with it (docs/claude-code.md).
 const DefaultPingInterval = 5 * time.Second
 
 // Server is a fake Messages API listening on loopback. Its methods are safe

@@ -2,7 +2,7 @@ package simclaude
 
 import "path/filepath"
 
-// Hook payloads in the shape of reference/claude-code/hooks: session_id,
+// Hook payloads in the shape of hooks/testdata/claude-code: session_id,
 // transcript_path and cwd first, then the event's own keys in Claude's order.
 
 // toolCall is one tool use as the hooks describe it.

@@ -51,7 +51,7 @@ func (m *model) topRows(width int) []string {
 	return rows
 }
 
-// headerRows is the logo block of §4.1.
+// headerRows is the logo block at the top of the screen.
 func headerRows(cwd string) []string {
 	return []string{
 		fg(colorLogo, " ▐"+bg(colorLogoBg, "▛███▛█")) + "   " + bold("Claude Code") + " " + fg(colorDim, "v"+claudeVersion),
@@ -179,7 +179,7 @@ func (m *model) hasVisibleQueue() bool {
 	return false
 }
 
-// footerRow is the line under the prompt box (§4.2).
+// footerRow is the line under the prompt box.
 func (m *model) footerRow(now time.Time) string {
 	if now.Before(m.ctrlCUntil) {
 		return "  " + fg(colorDim, ctrlCAgain)
