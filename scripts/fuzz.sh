@@ -35,15 +35,26 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 
 echo "fuzz.sh: ${#targets[@]} targets, ${seconds}s each"
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
 failed=()
 for target in "${targets[@]}"; do
 	read -r dir name <<<"$target"
 	echo "-- $name ($dir)"
 	# The progress lines are dropped; the result and any failure stay.
-	if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "${seconds}s" "$dir" 2>&1 |
-		{ grep -v '^fuzz: elapsed: ' || true; }; then
-		failed+=("$name ($dir)")
+	if go test -run '^$' -fuzz "^${name}\$" -fuzztime "${seconds}s" "$dir" >"$out" 2>&1; then
+		grep -v '^fuzz: elapsed: ' "$out" || true
+		continue
 	fi
+	grep -v '^fuzz: elapsed: ' "$out" || true
+	# Go 1.26's fuzzing coordinator can report the end of -fuzztime itself
+	# as "context deadline exceeded" (go.dev/issue/75804, fixed in Go 1.27).
+	# A real finding always writes its input; without one, it is that race.
+	if grep -q 'context deadline exceeded' "$out" && ! grep -q 'Failing input written' "$out"; then
+		echo "fuzz.sh: $name ended on the fuzztime race of go.dev/issue/75804, with no failing input; not a finding"
+		continue
+	fi
+	failed+=("$name ($dir)")
 done
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "fuzz.sh: failed: ${failed[*]}" >&2
