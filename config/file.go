@@ -39,13 +39,8 @@ type Screen struct {
 	EnterRetries int           `toml:"enter_retries"`
 }
 
-// SendTiming returns how text is typed into a screen window: a hardcopy
-// is read at most every 200ms, so the screen is looked at no faster.
-func (s Screen) SendTiming() respawn.SendTiming {
-	t := respawn.DefaultSendTiming()
-	t.Pause, t.EnterRetries = s.SendPause, s.EnterRetries
-	return t
-}
+// SendTiming returns how text is typed into a screen window.
+func (s Screen) SendTiming() respawn.SendTiming { return sendTiming(s.SendPause, s.EnterRetries) }
 
 // Tmux is the [tmux] table.
 type Tmux struct {
@@ -58,10 +53,13 @@ type Tmux struct {
 }
 
 // SendTiming returns how text is typed into a tmux pane.
-func (t Tmux) SendTiming() respawn.SendTiming {
-	st := respawn.DefaultSendTiming()
-	st.Pause, st.EnterRetries = t.SendPause, t.EnterRetries
-	return st
+func (t Tmux) SendTiming() respawn.SendTiming { return sendTiming(t.SendPause, t.EnterRetries) }
+
+// sendTiming is the default timing with a table's pause and retries.
+func sendTiming(pause time.Duration, retries int) respawn.SendTiming {
+	t := respawn.DefaultSendTiming()
+	t.Pause, t.EnterRetries = pause, retries
+	return t
 }
 
 // Checks is the [checks] table.
