@@ -14,7 +14,8 @@ import (
 // window now runs another program. It stays listed, with the reason, until
 // it is adopted or detached.
 type failedPane struct {
-	req    AttachRequest
+	req    AttachRequest // Pane is canonical
+	b      backend
 	reason string
 	at     time.Time
 	// retry says whether a config change or an attach can fix it: a screen
@@ -34,25 +35,22 @@ func (d *Daemon) adopt(ctx context.Context) {
 			if c, err := b.canonical(a.req.Pane); err == nil {
 				a.req.Pane = c
 			}
-			d.adoptOne(ctx, b, a)
+			unlock, err := d.locks.lock(ctx, a.req.Pane)
+			if err != nil {
+				return
+			}
+			d.adoptLocked(ctx, b, a)
+			unlock()
 		}
 	}
 }
 
-func (d *Daemon) adoptOne(ctx context.Context, b backend, a adoptable) {
-	unlock, err := d.locks.lock(ctx, a.req.Pane)
-	if err != nil {
-		return
-	}
-	defer unlock()
+// adoptLocked attaches one pane enabled before, under its address lock.
+func (d *Daemon) adoptLocked(ctx context.Context, b backend, a adoptable) {
 	if d.lookup(a.req.Pane) != nil {
 		return // attached by a request since
 	}
-	if !b.stillEnabled(ctx, a.req.Pane) {
-		d.dropFailed(a.req.Pane, "no longer enabled")
-		return
-	}
-	err = a.err
+	err := a.err
 	if err == nil {
 		_, err = d.attachLocked(ctx, b, a.req, true)
 	}
@@ -67,7 +65,7 @@ func (d *Daemon) adoptOne(ctx context.Context, b backend, a adoptable) {
 		return
 	}
 	replaced := errors.Is(err, errReplaced)
-	f := &failedPane{req: a.req, reason: err.Error(), at: time.Now(), retry: !replaced}
+	f := &failedPane{req: a.req, b: b, reason: err.Error(), at: time.Now(), retry: !replaced}
 	d.mu.Lock()
 	d.failed[a.req.Pane] = f
 	d.mu.Unlock()
@@ -83,21 +81,43 @@ func (d *Daemon) adoptOne(ctx context.Context, b backend, a adoptable) {
 // retryFailed tries again to adopt the panes whose adoption failed in a
 // way a new config could fix.
 func (d *Daemon) retryFailed(ctx context.Context) {
-	d.mu.Lock()
-	var retry []*failedPane
-	for _, f := range d.failed {
+	d.eachFailed(ctx, func(f failedPane) {
 		if f.retry {
-			retry = append(retry, f)
+			d.adoptLocked(ctx, f.b, adoptable{req: f.req})
 		}
+	})
+}
+
+// pruneFailed drops, every Liveness, the failed adoptions whose panes are
+// no longer enabled: closed, or on a tmux server that restarted.
+func (d *Daemon) pruneFailed(ctx context.Context) {
+	d.every(ctx, &d.wg, func() bool {
+		d.eachFailed(ctx, func(failedPane) {})
+		return ctx.Err() == nil
+	})
+}
+
+// eachFailed calls fn, under the pane's address lock, with each failed
+// adoption whose pane still carries its enabled flag, and drops the others:
+// a retry must never land on a pane of the same id that nobody enabled.
+func (d *Daemon) eachFailed(ctx context.Context, fn func(failedPane)) {
+	d.mu.Lock()
+	failed := make([]failedPane, 0, len(d.failed))
+	for _, f := range d.failed {
+		failed = append(failed, *f)
 	}
 	d.mu.Unlock()
-	for _, f := range retry {
-		b, addr, err := d.backendFor(f.req.Pane)
+	for _, f := range failed {
+		unlock, err := d.locks.lock(ctx, f.req.Pane)
 		if err != nil {
-			continue
+			return
 		}
-		f.req.Pane = addr
-		d.adoptOne(ctx, b, adoptable{req: f.req})
+		if d.lookup(f.req.Pane) == nil && !f.b.stillEnabled(ctx, f.req.Pane) {
+			d.dropFailed(f.req.Pane, "no longer enabled")
+		} else {
+			fn(f)
+		}
+		unlock()
 	}
 }
 
@@ -112,34 +132,6 @@ func (d *Daemon) dropFailed(addr, reason string) {
 		d.log.Info("pane not adopted is gone", "pane", addr, "reason", reason)
 		d.hub.publish(Event{At: time.Now(), Pane: addr, Kind: "detach", Reason: reason})
 	}
-}
-
-// pruneFailed drops, every Liveness, the failed adoptions whose panes are
-// no longer enabled: closed, or on a tmux server that restarted.
-func (d *Daemon) pruneFailed(ctx context.Context) {
-	d.every(ctx, &d.wg, func() bool {
-		d.mu.Lock()
-		addrs := make([]string, 0, len(d.failed))
-		for addr := range d.failed {
-			addrs = append(addrs, addr)
-		}
-		d.mu.Unlock()
-		for _, addr := range addrs {
-			b, addr, err := d.backendFor(addr)
-			if err != nil {
-				continue
-			}
-			unlock, err := d.locks.lock(ctx, addr)
-			if err != nil {
-				return false
-			}
-			if !b.stillEnabled(ctx, addr) {
-				d.dropFailed(addr, "no longer enabled")
-			}
-			unlock()
-		}
-		return true
-	})
 }
 
 // watchConfig retries failed adoptions whenever the config file changes.
