@@ -160,11 +160,11 @@ func (d *Daemon) start() (net.Listener, func(), error) {
 	if err := os.MkdirAll(d.opts.Paths.State, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create state dir: %w", err)
 	}
-	userLock, err := lockUser(d.opts.Paths.UserLock, d.opts.Paths.Socket)
+	userLock, err := lockDaemon(d.opts.Paths.UserLock, d.opts.Paths.Socket)
 	if err != nil {
 		return nil, nil, err
 	}
-	lockFile, err := lock(d.opts.Paths.Lock)
+	lockFile, err := lockDaemon(d.opts.Paths.Lock, d.opts.Paths.Socket)
 	if err != nil {
 		userLock.Close()
 		return nil, nil, err

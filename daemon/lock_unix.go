@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,40 +14,38 @@ import (
 // ErrRunning means another daemon holds the lock.
 var ErrRunning = errors.New("a codeman daemon is already running")
 
-// lock takes the daemon lock without waiting and writes our pid into it.
-// The kernel drops the lock when the process dies, so kill -9 leaves no
-// stale lock behind.
-func lock(path string) (*os.File, error) {
-	f, err := tryLock(path, unix.LOCK_EX)
-	if err != nil {
-		return nil, err
-	}
-	f.Truncate(0)
-	f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
-	return f, nil
-}
-
-// lockInfo is the content of the user lock: who holds it, where it listens.
+// lockInfo is what a lock file says of its holder.
 type lockInfo struct {
 	PID    int    `json:"pid"`
-	Socket string `json:"socket"`
+	Socket string `json:"socket,omitempty"` // the daemon's API socket
+	Pane   string `json:"pane,omitempty"`   // a claim's pane
 }
 
-// lockUser takes the user's daemon lock, which lives in the state dir and
-// so does not move with $XDG_RUNTIME_DIR (cron, systemd units and sudo -E
-// often run without it): a daemon started from such a place finds the one
-// already running instead of becoming a second one. The lock records the
-// socket the holder listens on, for clients whose environment names
-// another one (findRunning).
-func lockUser(path, socket string) (*os.File, error) {
-	f, err := tryLock(path, unix.LOCK_EX)
-	if err != nil {
-		return nil, err
+// heldError says that another process holds a lock, and who.
+type heldError struct{ holder lockInfo }
+
+func (e *heldError) Error() string {
+	msg := fmt.Sprintf("held by pid %d", e.holder.PID)
+	if e.holder.Socket != "" {
+		msg += ", socket " + e.holder.Socket
 	}
-	data, _ := json.Marshal(lockInfo{PID: os.Getpid(), Socket: socket})
-	f.Truncate(0)
-	f.WriteAt(append(data, '\n'), 0)
-	return f, nil
+	return msg
+}
+
+// lockDaemon takes a daemon lock and turns a held one into ErrRunning.
+// There are two: the runtime dir's guards the socket; the user's lives in
+// the state dir and so does not move with $XDG_RUNTIME_DIR (cron, systemd
+// units and sudo -E often run without it), so that a daemon started from
+// such a place finds the one already running instead of becoming a second
+// one. Both record the socket the holder listens on, for clients whose
+// environment names another one (findRunning).
+func lockDaemon(path, socket string) (*os.File, error) {
+	f, err := takeLock(path, lockInfo{PID: os.Getpid(), Socket: socket})
+	var held *heldError
+	if errors.As(err, &held) {
+		return nil, fmt.Errorf("%w (%s)", ErrRunning, held)
+	}
+	return f, err
 }
 
 // findRunning reads the user lock: the pid and socket of the daemon that
@@ -73,29 +69,27 @@ func findRunning(path string) (info lockInfo, ok bool) {
 	return info, true
 }
 
-// tryLock opens path (never through a symlink) and takes a flock of kind
-// how without waiting.
-func tryLock(path string, how int) (*os.File, error) {
+// takeLock opens path (never through a symlink), takes an exclusive
+// flock without waiting and writes info into the file. The kernel drops
+// the lock when the process dies, so kill -9 leaves no stale lock behind.
+// A lock another process holds is a *heldError naming it.
+func takeLock(path string, info lockInfo) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}
-	if err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB); err != nil {
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		var holder lockInfo
 		b, _ := os.ReadFile(path)
+		_ = json.Unmarshal(b, &holder) // a holder still writing says nothing yet
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%w (%s)", ErrRunning, holder(b))
+			return nil, &heldError{holder}
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
+	data, _ := json.Marshal(info) // strings and an int always marshal
+	f.Truncate(0)
+	f.WriteAt(append(data, '\n'), 0)
 	return f, nil
-}
-
-// holder describes a lock's holder from the lock file's content.
-func holder(b []byte) string {
-	var info lockInfo
-	if json.Unmarshal(b, &info) == nil && info.PID > 0 {
-		return fmt.Sprintf("pid %d, socket %s", info.PID, info.Socket)
-	}
-	return "pid " + strings.TrimSpace(string(b))
 }

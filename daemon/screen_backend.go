@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
@@ -147,18 +145,14 @@ func (p *screenPane) claim(_ context.Context, _ owner) error {
 	}
 	sum := sha256.Sum256([]byte(p.w.Address()))
 	path := filepath.Join(dir, "screen-"+hex.EncodeToString(sum[:8])+".lock")
-	f, err := tryLock(path, unix.LOCK_EX)
-	if errors.Is(err, ErrRunning) {
-		b, _ := os.ReadFile(path)
-		var pid int
-		fmt.Sscanf(string(b), "%d", &pid)
-		return &OwnedError{Pane: p.w.Address(), PID: pid}
+	f, err := takeLock(path, lockInfo{PID: os.Getpid(), Pane: p.w.Address()})
+	var held *heldError
+	if errors.As(err, &held) {
+		return &OwnedError{Pane: p.w.Address(), PID: held.holder.PID}
 	}
 	if err != nil {
 		return fmt.Errorf("claim %s: %w", p.w.Address(), err)
 	}
-	f.Truncate(0)
-	fmt.Fprintf(f, "%d %s\n", os.Getpid(), p.w.Address())
 	p.claimed = f
 	return nil
 }
