@@ -412,3 +412,29 @@ func TestOwnership_DetachRemovesOwner(t *testing.T) {
 		}
 	}
 }
+
+// An owner record left by a daemon that died (kill -9) is taken over; one
+// that is not codeman's is refused with what to do, and nothing is
+// controlled.
+func TestOwnership_OwnerRecordLeftBehind(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	addr, _ := r.session("work", "hello")
+	id := addr[strings.LastIndexByte(addr, ':')+1:]
+	dead := owner{pid: 1 << 22, start: 1, nonce: "dead"} // above Linux's pid_max
+	r.tmux.Tmux("set-option", "-p", "-t", id, optionOwner, dead.String())
+	r.attach(addr)
+	if v := strings.TrimSpace(r.tmux.Tmux("show-options", "-p", "-v", "-t", id, optionOwner)); v != r.health().Owner {
+		t.Fatalf("@codeman-owner = %q after taking over a dead daemon's pane, want %q", v, r.health().Owner)
+	}
+	if err := r.client.Detach(context.Background(), addr); err != nil {
+		t.Fatal(err)
+	}
+
+	r.tmux.Tmux("set-option", "-p", "-t", id, optionOwner, "somebody else")
+	_, err := r.client.Attach(context.Background(), AttachRequest{Pane: addr})
+	if err == nil || !strings.Contains(err.Error(), optionOwner) || !strings.Contains(err.Error(), "set-option -p -u") {
+		t.Fatalf("attach over a foreign owner record: %v", err)
+	}
+	r.waitControllers(0)
+}
