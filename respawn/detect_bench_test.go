@@ -110,6 +110,45 @@ func BenchmarkDetectorFeedRedraws(b *testing.B) { benchmarkFeed(b, 512) }
 // redraws only its spinner sends.
 func BenchmarkDetectorFeedSmallChunks(b *testing.B) { benchmarkFeed(b, 64) }
 
+// BenchmarkDetectorRecordedEvents feeds every output event of the
+// recordings in testdata/ as it was recorded, one Feed per event, the way a
+// controller receives a pane's output (median 42 bytes), with a new
+// detector per recording.
+func BenchmarkDetectorRecordedEvents(b *testing.B) {
+	var casts [][][]byte
+	total := 0
+	for _, path := range castRecordings() {
+		var events [][]byte
+		for _, ev := range castEvents(b, path) {
+			if ev.kind == "o" {
+				events = append(events, []byte(ev.data))
+				total += len(ev.data)
+			}
+		}
+		casts = append(casts, events)
+	}
+	if total == 0 {
+		b.Fatal("no output events in testdata/")
+	}
+	detectors := make([]*StreamDetector, len(casts))
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		for i := range detectors {
+			detectors[i] = NewStreamDetector(nil)
+		}
+		b.StartTimer()
+		for i, events := range casts {
+			d := detectors[i]
+			for _, ev := range events {
+				d.Feed(ev)
+			}
+		}
+	}
+}
+
 // BenchmarkDetectorClassify classifies every real screen once per
 // iteration.
 func BenchmarkDetectorClassify(b *testing.B) {
