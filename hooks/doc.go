@@ -5,7 +5,8 @@
 //     Code settings file (~/.claude/settings.json, $CLAUDE_CONFIG_DIR, or a
 //     project's .claude/settings.local.json) and removes them again, keeping
 //     every other key and every hook of the user's as it was;
-//   - the hook handler behind `codeman hook`: Claude Code runs it for every
+//   - the hook handler behind codeman-hook and `codeman hook`, whose marker
+//     protocol lives in the subpackage spool: Claude Code runs it for every
 //     hook event with the event's JSON on stdin; it finds its pane from the
 //     environment and drops one small marker file into the spool dir;
 //   - the marker watcher: inside the daemon it watches the spool dir with
@@ -14,7 +15,7 @@
 //
 // The flow where the pieces meet:
 //
-//	claude ──stdin JSON──▶ codeman hook ──marker file──▶ <runtime dir>/spool
+//	claude ──stdin JSON──▶ codeman-hook ──marker file──▶ <runtime dir>/spool
 //	                                                        │ fsnotify
 //	daemon: Watcher ──Interpret──▶ Router.RouteHook(pane, respawn.Hook)
 //
@@ -58,25 +59,13 @@
 //
 // # The spool
 //
-// The handler never talks to the daemon: a marker on disk survives a daemon
-// restart, and the Hook carries the marker's own time so the controller can
-// tell a stale Stop from a fresh one. Nothing consumes the spool while no
-// daemon runs, so it is bounded: a marker's name is its pane's and its
-// kind's (the signal it makes, not the event's name), so a new marker
-// replaces the previous one of the same pane and kind, and about once a
-// minute (a stamp file's time says when) the handler drops markers older
-// than the watcher's stale age and, past MaxSpoolMarkers, the oldest. The
-// common path costs a stat, never a listing of the dir. The watcher claims
-// each marker by renaming it before reading it, so a handler replacing it
-// meanwhile leaves a new marker rather than a lost one, and routes every
-// batch in the order of the markers' times.
+// How the handler writes markers, how the spool stays bounded while no
+// daemon runs, and how the watcher claims each marker before reading it:
+// see package spool. The watcher routes every batch in the order of the
+// markers' times.
 //
-// The runtime dir ($XDG_RUNTIME_DIR/codeman, else $TMPDIR/codeman-$UID) is
-// private: mode 0700, owned by the user, never a symlink. The daemon puts its
-// socket there too (RuntimeDir).
-//
-// hooks imports respawn for the Hook type and nothing else of codeman. It
-// must not import tmux, screen, the daemon or cmd: the handler runs for every
-// tool call Claude makes and has to start in a few milliseconds. The package
-// targets Unix (it relies on O_NOFOLLOW and file ownership).
+// hooks imports respawn for the Hook type and spool, and nothing else of
+// codeman. It must not import tmux, screen, the daemon or cmd, which build on
+// it; spool imports none of codeman. The package targets Unix (it relies on O_NOFOLLOW and
+// file ownership).
 package hooks

@@ -1,98 +1,51 @@
 package hooks
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"time"
+
+	"github.com/codeman-dev/codeman/hooks/spool"
 )
 
-// Limits of the hook handler. Claude Code waits for every hook it runs, and
-// PreToolUse runs before every tool call, so the handler must never stall.
+// The hook handler and the marker protocol live in package spool, which
+// the dedicated handler program links alone; these are its names as the
+// rest of codeman knows them.
+
+// Marker is what the hook handler keeps of one hook event.
+type Marker = spool.Marker
+
+// Limits of the hook handler and the spool.
 const (
-	// MaxHookInput is the largest event JSON the handler reads: 1 MiB.
-	// Anything bigger is ignored, not cut and parsed.
-	MaxHookInput = 1 << 20
-	// HookReadTimeout bounds the wait for stdin: 2s.
-	HookReadTimeout = 2 * time.Second
+	MaxHookInput         = spool.MaxInput      // largest event JSON read: 1 MiB
+	HookReadTimeout      = spool.ReadTimeout   // wait for stdin: 2s
+	MaxSpoolMarkers      = spool.MaxMarkers    // most markers a prune leaves: 256
+	DefaultMaxMarkerSize = spool.MaxMarkerSize // largest marker the watcher reads: 64 KiB
 )
-
-// envCheck is set to 1 in the environment of codeman's AI checks
-// (claude -p), whose own hooks must not feed the controller.
-const envCheck = "CODEMAN_CHECK"
 
 // Reasons Handle writes no marker.
 var (
-	ErrInsideCheck   = errors.New("running inside an AI check")
-	ErrNoPane        = errors.New("not inside a tmux pane or screen window")
-	ErrInputTooLarge = fmt.Errorf("hook input larger than %d bytes", MaxHookInput)
-	ErrInputTimeout  = fmt.Errorf("no hook input within %s", HookReadTimeout)
+	ErrInsideCheck   = spool.ErrInsideCheck
+	ErrNoPane        = spool.ErrNoPane
+	ErrInputTooLarge = spool.ErrInputTooLarge
+	ErrInputTimeout  = spool.ErrInputTimeout
 )
 
-// Handle is `codeman hook`: it reads one hook event's JSON from in, keeps
-// what the watcher needs, and writes it as a marker for the caller's pane
-// into the spool dir, stamped with now, in place of the marker of the same
-// pane and kind before it; now and then it prunes the spool dir. It returns
-// the marker's path, or an error saying why there is none. The caller must
-// stay silent either way: Claude Code shows a hook's output to the user.
-//
-// It never contacts the daemon, so it costs the same whether a controller
-// watches the pane or not.
+// Handle is `codeman hook` and codeman-hook: it writes one hook event read
+// from in as a marker for the caller's pane (spool.Handle).
 func Handle(in io.Reader, env func(string) string, now time.Time) (string, error) {
-	if v := env(envCheck); v != "" && v != "0" {
-		return "", ErrInsideCheck
-	}
-	pane, ok := PaneFromEnv(env)
-	if !ok {
-		return "", ErrNoPane
-	}
-	data, err := readInput(in, MaxHookInput, HookReadTimeout)
-	if err != nil {
-		return "", err
-	}
-	m, err := parsePayload(data)
-	if err != nil {
-		return "", err
-	}
-	m.Pane, m.At = pane, now
-	dir, err := SpoolDir(env)
-	if err != nil {
-		return "", err
-	}
-	path, err := writeMarker(dir, m)
-	if err != nil {
-		return "", err
-	}
-	maybePrune(dir, now)
-	return path, nil
+	return spool.Handle(in, env, now)
 }
 
-// readInput reads all of r unless it exceeds limit bytes or takes longer
-// than timeout. Stdin from Claude is a blocking pipe, which has no read
-// deadline, so the read runs in a goroutine; on timeout that goroutine is
-// left behind, which is fine in a process that exits right after.
-func readInput(r io.Reader, limit int64, timeout time.Duration) ([]byte, error) {
-	type result struct {
-		data []byte
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, limit+1))
-		done <- result{data, err}
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case res := <-done:
-		if res.err != nil {
-			return nil, fmt.Errorf("read hook input: %w", res.err)
-		}
-		if int64(len(res.data)) > limit {
-			return nil, ErrInputTooLarge
-		}
-		return res.data, nil
-	case <-timer.C:
-		return nil, ErrInputTimeout
-	}
+// PaneFromEnv returns the canonical address of the pane or window the
+// calling process runs in (spool.PaneFromEnv).
+func PaneFromEnv(env func(string) string) (pane string, ok bool) {
+	return spool.PaneFromEnv(env)
 }
+
+// RuntimeDir returns codeman's private runtime dir, creating and checking
+// it (spool.RuntimeDir). The daemon keeps its socket there.
+func RuntimeDir(env func(string) string) (string, error) { return spool.RuntimeDir(env) }
+
+// SpoolDir returns the dir hook markers are written to, creating and
+// checking it (spool.Dir).
+func SpoolDir(env func(string) string) (string, error) { return spool.Dir(env) }

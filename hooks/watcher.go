@@ -9,13 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/hooks/spool"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -28,10 +28,9 @@ type Router interface {
 
 // Watcher defaults.
 const (
-	// DefaultMaxAge drops markers older than this as stale: 10m. A marker
-	// that old (left from before a daemon restart) no longer says anything
-	// about the pane's present.
-	DefaultMaxAge = 10 * time.Minute
+	// DefaultMaxAge drops markers older than this as stale: 10m, the age
+	// beyond which the handler's prunes drop them too (spool.MaxAge).
+	DefaultMaxAge = spool.MaxAge
 	// DefaultRetryDelay is the wait before recreating a spool dir that
 	// could not be recreated at once: 1s, doubling up to a minute.
 	DefaultRetryDelay = time.Second
@@ -199,7 +198,7 @@ func (w *Watcher) onEvent(ev fsnotify.Event) {
 		// have replaced another of its pane and kind meanwhile, and the
 		// names say nothing of time, so the whole dir is taken, oldest
 		// first.
-		if ev.Has(fsnotify.Create) && isMarkerName(filepath.Base(ev.Name)) {
+		if ev.Has(fsnotify.Create) && spool.IsMarker(filepath.Base(ev.Name)) {
 			w.scan()
 		}
 		return
@@ -235,7 +234,7 @@ func (w *Watcher) ensureDir() error {
 	if err := os.MkdirAll(filepath.Dir(w.dir), 0o700); err != nil {
 		return fmt.Errorf("create spool dir: %w", err)
 	}
-	return ensurePrivateDir(w.dir)
+	return spool.EnsurePrivateDir(w.dir)
 }
 
 // claimed is a marker the watcher has taken out of the handlers' way.
@@ -289,11 +288,11 @@ func (w *Watcher) claimListed(batch *[]claimed, seen map[string]bool) (int, erro
 		name := e.Name()
 		var path string
 		switch {
-		case isMarkerName(name):
-			if path = claimMarker(w.dir, name); path == "" {
+		case spool.IsMarker(name):
+			if path = spool.Claim(w.dir, name); path == "" {
 				continue
 			}
-		case strings.HasPrefix(name, claimPrefix):
+		case spool.IsClaimed(name):
 			if path = filepath.Join(w.dir, name); seen[path] {
 				continue
 			}
@@ -302,7 +301,7 @@ func (w *Watcher) claimListed(batch *[]claimed, seen map[string]bool) (int, erro
 		}
 		seen[path] = true
 		n++
-		m, err := readMarker(path, w.opts.MaxSize)
+		m, err := spool.Read(path, w.opts.MaxSize)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

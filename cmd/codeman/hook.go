@@ -9,9 +9,11 @@ import (
 	"github.com/codeman-dev/codeman/hooks"
 )
 
-// hookCommand is what Claude Code runs for every hook event. Claude shows a
-// hook's output to the user and reports a non-zero exit as a hook error, so
-// this command prints nothing and exits 0 whatever happens.
+// hookCommand is what Claude Code runs for every hook event when `codeman
+// hooks install` found no codeman-hook beside codeman (and what installs
+// before codeman-hook wrote): the same handler, in the whole CLI. Claude
+// shows a hook's output to the user and reports a non-zero exit as a hook
+// error, so this command prints nothing and exits 0 whatever happens.
 func hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:            "hook",

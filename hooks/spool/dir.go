@@ -1,4 +1,4 @@
-package hooks
+package spool
 
 import (
 	"errors"
@@ -20,21 +20,22 @@ const spoolName = "spool"
 // socket there; the spool dir is inside it.
 func RuntimeDir(env func(string) string) (string, error) {
 	dir := runtimeDirPath(env)
-	if err := ensurePrivateDir(dir); err != nil {
+	if err := EnsurePrivateDir(dir); err != nil {
 		return "", err
 	}
 	return dir, nil
 }
 
-// SpoolDir returns the dir hook markers are written to, <runtime dir>/spool,
-// creating and checking it and the runtime dir as RuntimeDir does.
-func SpoolDir(env func(string) string) (string, error) {
+// Dir returns the spool dir, where hook markers are written:
+// <runtime dir>/spool, created and checked with the runtime dir as
+// RuntimeDir does.
+func Dir(env func(string) string) (string, error) {
 	dir, err := RuntimeDir(env)
 	if err != nil {
 		return "", err
 	}
 	spool := filepath.Join(dir, spoolName)
-	if err := ensurePrivateDir(spool); err != nil {
+	if err := EnsurePrivateDir(spool); err != nil {
 		return "", err
 	}
 	return spool, nil
@@ -52,11 +53,11 @@ func runtimeDirPath(env func(string) string) string {
 	return filepath.Join(tmp, "codeman-"+strconv.Itoa(os.Geteuid()))
 }
 
-// ensurePrivateDir creates dir with mode 0700 when it is missing, and checks
+// EnsurePrivateDir creates dir with mode 0700 when it is missing, and checks
 // that it is a directory of ours that nobody else can write to. The checks
 // run on the path itself (Lstat): a symlink planted in a shared /tmp must
 // not redirect markers or the socket.
-func ensurePrivateDir(dir string) error {
+func EnsurePrivateDir(dir string) error {
 	err := os.Mkdir(dir, 0o700)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create private dir: %w", err)

@@ -1,4 +1,4 @@
-package hooks
+package spool
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ func TestReadInput_Timeout(t *testing.T) {
 	// Closing both ends ends the reading goroutine left behind.
 	defer r.Close()
 	defer w.Close()
-	if _, err := readInput(r, MaxHookInput, 20*time.Millisecond); !errors.Is(err, ErrInputTimeout) {
+	if _, err := readInput(r, MaxInput, 20*time.Millisecond); !errors.Is(err, ErrInputTimeout) {
 		t.Fatalf("err = %v, want ErrInputTimeout", err)
 	}
 }

@@ -1,4 +1,4 @@
-package hooks
+package spool
 
 import (
 	"encoding/json"
@@ -39,8 +39,8 @@ const (
 	// maxFieldLen caps each kept string: a message is for logs, and a
 	// marker has to stay far below the watcher's size cap.
 	maxFieldLen = 512
-	// DefaultMaxMarkerSize is the largest marker file the watcher reads.
-	DefaultMaxMarkerSize = 64 << 10
+	// MaxMarkerSize is the largest marker file the watcher reads: 64 KiB.
+	MaxMarkerSize = 64 << 10
 	// otherKind names the markers of events that carry no signal.
 	otherKind = "other"
 )
@@ -54,7 +54,7 @@ const (
 // question) and a later one for Bash (work) are two markers.
 func markerName(m Marker) string {
 	kind := otherKind
-	if k := hookKind(m); k != 0 {
+	if k := m.Kind(); k != KindNone {
 		kind = k.String()
 	}
 	h := fnv.New64a()
@@ -62,8 +62,9 @@ func markerName(m Marker) string {
 	return fmt.Sprintf("%016x-%s%s", h.Sum64(), kind, markerExt)
 }
 
-// isMarkerName reports whether a spool dir entry is a finished marker.
-func isMarkerName(name string) bool {
+// IsMarker reports whether the name of a spool dir entry is a finished
+// marker's.
+func IsMarker(name string) bool {
 	return strings.HasSuffix(name, markerExt) && !strings.HasPrefix(name, ".")
 }
 
@@ -98,9 +99,9 @@ func writeMarker(dir string, m Marker) (string, error) {
 	return final, nil
 }
 
-// readMarker reads one marker file without following a symlink, refusing
+// Read reads one marker file without following a symlink, refusing
 // anything but a regular file of ours no bigger than maxSize.
-func readMarker(path string, maxSize int64) (Marker, error) {
+func Read(path string, maxSize int64) (Marker, error) {
 	var m Marker
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {

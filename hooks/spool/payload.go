@@ -1,4 +1,4 @@
-package hooks
+package spool
 
 import (
 	"encoding/json"
@@ -25,8 +25,9 @@ type payload struct {
 
 var errNoEvent = errors.New("hook input has no hook_event_name")
 
-// parsePayload turns a hook event's JSON into a marker without pane and time.
-func parsePayload(data []byte) (Marker, error) {
+// ParsePayload turns a hook event's JSON, as Claude Code sends it on stdin,
+// into a marker without pane and time.
+func ParsePayload(data []byte) (Marker, error) {
 	var p payload
 	if err := json.Unmarshal(data, &p); err != nil {
 		return Marker{}, fmt.Errorf("decode hook input: %w", err)
@@ -99,8 +100,8 @@ func (t *tasks) UnmarshalJSON(b []byte) error {
 }
 
 // Payload returns the hook event a marker keeps as Claude Code's JSON, for
-// a recording's "hook:" markers: InterpretPayload reads it back to the
-// same signal as the marker.
+// a recording's "hook:" markers: ParsePayload reads it back to a marker of
+// the same kind.
 func (m Marker) Payload() []byte {
 	type task struct {
 		Status string `json:"status"`

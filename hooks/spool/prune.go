@@ -1,4 +1,4 @@
-package hooks
+package spool
 
 import (
 	"errors"
@@ -17,13 +17,17 @@ import (
 // The spool dir is on tmpfs and nothing consumes it while no daemon runs,
 // so the handler bounds it. Markers coalesce by name (one per pane and
 // kind, see markerName); what is left to bound is the number of panes,
-// which the handler prunes now and then: markers older than the watcher's
-// stale age go, and past MaxSpoolMarkers the oldest go. A stamp file's
-// modification time says when the last prune ran, so the handler's common
-// path costs one stat rather than a listing of the dir.
+// which the handler prunes now and then: markers older than MaxAge go, and
+// past MaxMarkers the oldest go. A stamp file's modification time says
+// when the last prune ran, so the handler's common path costs one stat
+// rather than a listing of the dir.
 const (
-	// MaxSpoolMarkers is the most markers a prune leaves: 256.
-	MaxSpoolMarkers = 256
+	// MaxAge is the age beyond which a marker is stale: 10m. A marker that
+	// old (left from before a daemon restart) no longer says anything about
+	// the pane's present; the watcher drops it, and so does a prune.
+	MaxAge = 10 * time.Minute
+	// MaxMarkers is the most markers a prune leaves: 256.
+	MaxMarkers = 256
 	// pruneEvery is how often the handler prunes: at most once a minute.
 	pruneEvery = time.Minute
 	// pruneStamp is the stamp file.
@@ -58,7 +62,7 @@ func maybePrune(dir string, now time.Time) {
 	if os.Chtimes(stamp, now, now) != nil {
 		return
 	}
-	pruneSpool(dir, now, DefaultMaxAge, MaxSpoolMarkers)
+	pruneSpool(dir, now, MaxAge, MaxMarkers)
 }
 
 // pruneSpool removes from dir the markers older than maxAge, unreadable
@@ -83,10 +87,10 @@ func pruneSpool(dir string, now time.Time, maxAge time.Duration, limit int) {
 			}
 			continue
 		}
-		if !isMarkerName(name) {
+		if !IsMarker(name) {
 			continue
 		}
-		m, err := readMarker(filepath.Join(dir, name), DefaultMaxMarkerSize)
+		m, err := Read(filepath.Join(dir, name), MaxMarkerSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil || stale(m.At):
@@ -115,26 +119,33 @@ func removeMarkerIf(dir, name string, drop func(Marker, error) bool) {
 	if os.Rename(path, claimed) != nil {
 		return
 	}
-	if drop(readMarker(claimed, DefaultMaxMarkerSize)) {
+	if drop(Read(claimed, MaxMarkerSize)) {
 		_ = os.Remove(claimed)
 		return
 	}
-	if linkNoReplace(claimed, path) != nil {
-		_ = os.Remove(claimed) // a newer marker has the name
-	}
+	// Back under its name unless a newer marker took it meanwhile: a hard
+	// link fails on an existing name, where a rename would replace it.
+	// Either way the claimed name goes.
+	_ = os.Link(claimed, path)
+	_ = os.Remove(claimed)
 }
 
 // claimSeq numbers the watcher's claims within this process.
 var claimSeq atomic.Uint64
 
-// claimMarker renames the marker name to a hidden name of the caller's own
-// and returns that path, or "" when the marker is gone. Reading and
+// Claim renames the marker name in dir to a hidden name of the caller's
+// own and returns that path, or "" when the marker is gone. Reading and
 // removing the claimed file cannot touch a newer marker a handler renames
-// into place under the old name meanwhile.
-func claimMarker(dir, name string) string {
+// into place under the old name meanwhile. The watcher claims every marker
+// it reads.
+func Claim(dir, name string) string {
 	claimed := filepath.Join(dir, fmt.Sprintf("%s%d-%d-%s", claimPrefix, os.Getpid(), claimSeq.Add(1), name))
 	if os.Rename(filepath.Join(dir, name), claimed) != nil {
 		return ""
 	}
 	return claimed
 }
+
+// IsClaimed reports whether the name of a spool dir entry is a marker
+// claimed by Claim, which a watcher that stopped may have left behind.
+func IsClaimed(name string) bool { return strings.HasPrefix(name, claimPrefix) }
