@@ -98,7 +98,7 @@ type Core struct {
 	stuckWarned     bool
 	stuckAt         time.Time // last watchdog action
 	lastVeto        string
-	quietFrom       time.Time // silence timers count from here at the earliest: last veto or cycle end
+	quietFrom       time.Time // silence timers count from here at the earliest: last veto, cycle end or resume
 	acceptID        uint64    // auto-accept Enter in flight
 	resumeID        uint64    // resume prompt in flight
 }
@@ -183,6 +183,8 @@ func (c *Core) Resume(now time.Time) {
 		return
 	}
 	c.paused = false
+	// Silence and the watchdog count from now: a pause is neither.
+	c.quietFrom, c.stuckAt = now, now
 	c.decide(now, DecisionSkip, "resumed")
 	c.armStateTimers(now)
 	c.setStatus()
@@ -288,34 +290,42 @@ func (c *Core) armStateTimers(now time.Time) {
 		c.t.arm(tResume, latest(now, c.wait.until))
 	}
 	switch c.state {
+	case SendingUpdate, SendingClear, SendingInit, SendingKickstart:
+		c.t.arm(tStepDelay, now.Add(c.cfg.InterStepDelay))
+	case WaitingClear:
+		c.t.arm(tClearFallback, now.Add(clearFallback))
+	case MonitoringInit:
+		c.t.arm(tInitGrace, now.Add(initGrace))
+	}
+	c.armSilence()
+}
+
+// armSilence arms the timers of the current state that wait for a quiet
+// pane. Entering or resuming a state and every output chunk arm them here,
+// and each deadline has one formula, which its handler checks again when
+// it fires.
+func (c *Core) armSilence() {
+	switch c.state {
 	case Watching:
 		c.armSilenceTimers()
 	case ConfirmingIdle:
 		c.armSilenceTimers()
 		c.t.stop(tAutoAccept)
-		if !c.hooks.stopAt.IsZero() {
-			c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(c.hookSilence()))
+		if c.hooks.stopAt.IsZero() {
+			c.t.arm(tCompletionConfirm, c.completionConfirmAt())
 		} else {
-			c.t.arm(tCompletionConfirm, c.lastOutput.Add(c.cfg.CompletionConfirm))
+			c.t.stop(tCompletionConfirm)
+			c.t.arm(tHookConfirm, c.hookConfirmAt())
 		}
-	case SendingUpdate, SendingClear, SendingInit, SendingKickstart:
-		c.t.arm(tStepDelay, now.Add(c.cfg.InterStepDelay))
-	case WaitingUpdate, WaitingInit, WaitingKickstart:
-		c.t.arm(tStepConfirm, latest(c.lastOutput, now).Add(c.cfg.CompletionConfirm))
-	case WaitingClear:
-		c.t.arm(tStepConfirm, latest(c.lastOutput, now).Add(c.cfg.CompletionConfirm))
-		c.t.arm(tClearFallback, now.Add(clearFallback))
-	case MonitoringInit:
-		c.t.arm(tInitGrace, now.Add(initGrace))
+	case WaitingUpdate, WaitingClear, WaitingInit, WaitingKickstart:
+		c.t.arm(tStepConfirm, c.stepConfirmAt())
 	}
 	c.armStuck()
 }
 
 // armSilenceTimers arms the watching timers from the last output.
-// After a veto or a cycle they count from then, so a condition that holds (a
-// question nobody answers) is looked at again later, not in a loop.
 func (c *Core) armSilenceTimers() {
-	base := latest(c.lastOutput, c.quietFrom)
+	base := c.silenceBase()
 	c.t.arm(tNoOutput, base.Add(c.cfg.NoOutputTimeout))
 	if off, _ := c.idleGate.off(); !off {
 		c.t.arm(tPreFilter, base.Add(c.cfg.CompletionConfirm))
@@ -337,6 +347,34 @@ func (c *Core) armStuck() {
 	} else {
 		c.t.arm(tStuck, since.Add(c.cfg.StuckWarning))
 	}
+}
+
+// silenceBase is where silence starts counting: the last output, or later
+// when a veto, a cycle's end or a resume came after it, so a
+// condition that holds (a question nobody answers) is looked at again
+// later, not in a loop.
+func (c *Core) silenceBase() time.Time { return latest(c.lastOutput, c.quietFrom) }
+
+// completionConfirmAt is when a completion line has been followed by
+// completion_confirm of silence.
+func (c *Core) completionConfirmAt() time.Time {
+	return c.silenceBase().Add(c.cfg.CompletionConfirm)
+}
+
+// hookConfirmAt is when a Stop hook has been followed by the short hook
+// silence. idle_prompt comes a minute after the turn ended: it needs none.
+func (c *Core) hookConfirmAt() time.Time {
+	if c.hooks.idlePrompt {
+		return c.hooks.stopAt
+	}
+	return latest(c.silenceBase(), c.hooks.stopAt).Add(c.hookSilence())
+}
+
+// stepConfirmAt is when a typed step's turn has been quiet long enough to
+// be over: no output, no working signal and no Stop hook for stepSilence.
+func (c *Core) stepConfirmAt() time.Time {
+	from := latest(latest(c.silenceBase(), c.stateAt), latest(c.lastWorking, c.hooks.stopAt))
+	return from.Add(c.stepSilence())
 }
 
 // hookSilence is the silence that confirms a Stop hook: hookConfirmDelay,

@@ -119,8 +119,8 @@ func (c *Core) onStepConfirm(now time.Time) {
 	default:
 		return
 	}
-	if quiet := c.stepSilence(); now.Sub(c.lastOutput) < quiet {
-		c.t.arm(tStepConfirm, c.lastOutput.Add(quiet))
+	if at := c.stepConfirmAt(); now.Before(at) {
+		c.t.arm(tStepConfirm, at)
 		return
 	}
 	if c.needScreen(tStepConfirm) {

@@ -40,8 +40,8 @@ func (c *Core) onCompletionConfirm(now time.Time) {
 	if c.state != ConfirmingIdle {
 		return
 	}
-	if quiet := now.Sub(c.lastOutput); quiet < c.cfg.CompletionConfirm {
-		c.t.arm(tCompletionConfirm, c.lastOutput.Add(c.cfg.CompletionConfirm))
+	if at := c.completionConfirmAt(); now.Before(at) {
+		c.t.arm(tCompletionConfirm, at)
 		return
 	}
 	c.tryIdleCheck(now, tCompletionConfirm, fmt.Sprintf("completion line and %s of silence", c.cfg.CompletionConfirm))
@@ -53,8 +53,8 @@ func (c *Core) onHookConfirm(now time.Time) {
 	if c.state != ConfirmingIdle || c.hooks.stopAt.IsZero() {
 		return
 	}
-	if quiet := c.hookSilence(); !c.hooks.idlePrompt && now.Sub(c.lastOutput) < quiet {
-		c.t.arm(tHookConfirm, c.lastOutput.Add(quiet))
+	if at := c.hookConfirmAt(); now.Before(at) {
+		c.t.arm(tHookConfirm, at)
 		return
 	}
 	why := fmt.Sprintf("Stop hook and %s of silence", c.hookSilence())

@@ -58,16 +58,7 @@ func (c *Core) rearmOnOutput() {
 	if c.paused || c.state == Stopped {
 		return
 	}
-	switch c.state {
-	case Watching:
-		c.armSilenceTimers()
-	case ConfirmingIdle:
-		c.armSilenceTimers()
-		c.t.stop(tAutoAccept)
-	case WaitingUpdate, WaitingClear, WaitingInit, WaitingKickstart:
-		c.t.arm(tStepConfirm, c.lastOutput.Add(c.stepSilence()))
-	}
-	c.armStuck()
+	c.armSilence()
 }
 
 // stepSilence is the silence that ends a step: completion_confirm, or the
@@ -108,7 +99,7 @@ func (c *Core) onWorking(now time.Time, why string) {
 	case c.state == MonitoringInit:
 		c.completeCycle(now, "/init started work, kickstart skipped")
 	case c.state == WaitingUpdate || c.state == WaitingInit || c.state == WaitingKickstart:
-		c.t.arm(tStepConfirm, latest(now, c.lastOutput).Add(c.cfg.CompletionConfirm))
+		c.t.arm(tStepConfirm, c.stepConfirmAt())
 	}
 }
 
@@ -275,8 +266,7 @@ func (c *Core) onIdleHook(now time.Time, why string) {
 		c.cancelIdleCheck()
 		c.enterState(now, ConfirmingIdle, why+" during AI check")
 	case ConfirmingIdle:
-		c.t.stop(tCompletionConfirm)
-		c.t.arm(tHookConfirm, latest(now, c.lastOutput).Add(c.hookSilence()))
+		c.armSilence()
 	case WaitingUpdate, WaitingInit, WaitingKickstart, WaitingClear:
 		if !c.hooks.promptAt.After(c.stepSentAt) && !c.lastWorking.After(c.stepSentAt) {
 			// Nothing shows the step's own turn began: this hook is
@@ -285,10 +275,6 @@ func (c *Core) onIdleHook(now time.Time, why string) {
 			c.decide(now, DecisionSkip, why+" ignored: it predates the "+string(stepOf(c.state))+" step's turn")
 			return
 		}
-		c.t.arm(tStepConfirm, latest(now, c.lastOutput).Add(c.stepSilence()))
-	}
-	if c.hooks.idlePrompt && c.state == ConfirmingIdle {
-		// idle_prompt comes a minute after the turn ended: no wait needed.
-		c.t.arm(tHookConfirm, now)
+		c.t.arm(tStepConfirm, c.stepConfirmAt())
 	}
 }

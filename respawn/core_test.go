@@ -452,6 +452,12 @@ func TestCore_PauseResume(t *testing.T) {
 	h.perform()
 	h.advance(time.Second)
 	h.wantSends(fullCycle[0])
+	// The hour paused was neither silence nor a lack of progress.
+	for _, d := range h.log {
+		if strings.Contains(d.Reason, "no progress") || strings.Contains(d.Reason, "no output for") {
+			t.Fatalf("the pause counted as silence: %s", d)
+		}
+	}
 }
 
 // The watchdog measures silence without progress: twenty minutes of
