@@ -114,6 +114,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	defer cancel()
 	d.ctx = ctx
 	d.setupChecker()
+	stopHistory := d.startHistory() // before the API and adoption, whose events it keeps
 
 	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	d.wg.Add(1)
@@ -149,6 +150,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		w.Close()
 	}
 	d.wg.Wait()
+	stopHistory() // after the controllers, so their last decisions and detaches are kept
 	os.Remove(d.opts.Paths.Socket)
 	d.log.Info("daemon stopped")
 	return nil
