@@ -29,6 +29,9 @@ type Options struct {
 	// ignores hook markers.
 	Interpret func(payload []byte) (respawn.Hook, bool)
 	MaxTail   time.Duration // default DefaultMaxTail
+	// OnDecision, when set, gets every decision as it is made, stamped in
+	// virtual time: codeman replay --history writes them as a pane's history.
+	OnDecision func(respawn.Decision)
 }
 
 // Entry is one line of the timeline.
@@ -212,6 +215,9 @@ func (r *run) do(a respawn.Action) {
 }
 
 func (r *run) record(d respawn.Decision) {
+	if r.opts.OnDecision != nil {
+		r.opts.OnDecision(d)
+	}
 	e := Entry{T: d.At.Sub(r.start).Seconds(), Event: string(d.Kind), From: d.From, To: d.To, Step: d.Step, Key: d.Key, Reason: d.Reason, Kind: d.Kind}
 	if d.Kind == respawn.DecisionSend && d.Key == "" {
 		text := d.Text

@@ -244,3 +244,22 @@ func hasPrefix(got, want []string) bool {
 	}
 	return true
 }
+
+// OnDecision sees every decision of the timeline, in order, in virtual
+// time from the recording's start.
+func TestRun_OnDecision(t *testing.T) {
+	var got []respawn.Decision
+	tl, err := Run(syntheticCast(t), Options{Config: testConfig(), OnDecision: func(d respawn.Decision) { got = append(got, d) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(tl) || len(got) == 0 {
+		t.Fatalf("%d decisions for %d timeline entries", len(got), len(tl))
+	}
+	start := got[0].At
+	for i, d := range got {
+		if string(d.Kind) != tl[i].Event || d.At.Sub(start).Seconds() != tl[i].T {
+			t.Fatalf("decision %d: %s at %s, timeline %s", i, d, d.At.Sub(start), tl[i])
+		}
+	}
+}
