@@ -35,6 +35,9 @@ type ControllerOptions struct {
 	// OnStatus receives the one-line status on the loop goroutine; it must
 	// not block (tmux.StateWriter keeps a queue of one).
 	OnStatus func(status string)
+	// OnNeed receives the pane's need for a person when it changes (Kind
+	// "" once nobody is needed), on the loop goroutine; it must not block.
+	OnNeed func(Need)
 	// IOTimeout bounds each terminal call. Default DefaultIOTimeout.
 	IOTimeout time.Duration
 }
@@ -303,6 +306,10 @@ func (c *Controller) perform() bool {
 		case ActStatus:
 			if c.opts.OnStatus != nil {
 				c.opts.OnStatus(a.Status)
+			}
+		case ActNeed:
+			if c.opts.OnNeed != nil {
+				c.opts.OnNeed(a.Need)
 			}
 		case ActDecision:
 			c.publish(a.Decision)

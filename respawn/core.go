@@ -25,6 +25,9 @@ const (
 	ActStatus
 	// ActDecision publishes a decision.
 	ActDecision
+	// ActNeed says the pane's need for a person changed: Need is the new
+	// one, its Kind "" when nobody is needed any more.
+	ActNeed
 	// ActDone says the controller stopped for good (duration reached,
 	// pane gone); the loop ends.
 	ActDone
@@ -41,6 +44,7 @@ type Action struct {
 	Check    CheckRequest
 	Status   string
 	Decision Decision
+	Need     Need
 }
 
 // Core is the pure controller of one pane: no goroutine, no clock, no I/O
@@ -93,6 +97,9 @@ type Core struct {
 
 	// A usage limit or a failed turn being waited out.
 	wait waitState
+
+	// Conditions only a person can resolve.
+	need needState
 
 	stuckRecoveries int
 	stuckWarned     bool
@@ -149,6 +156,7 @@ func (c *Core) Start(now time.Time) {
 
 // Stop ends the controller; nothing more is sent.
 func (c *Core) Stop(now time.Time, reason string) {
+	defer c.updateNeed(now)
 	if c.state == Stopped {
 		return
 	}
@@ -161,6 +169,7 @@ func (c *Core) Stop(now time.Time, reason string) {
 
 // Pause keeps the state but stops every timer; nothing is sent while paused.
 func (c *Core) Pause(now time.Time) {
+	defer c.updateNeed(now)
 	if c.paused || c.state == Stopped {
 		return
 	}
@@ -179,6 +188,7 @@ func (c *Core) Pause(now time.Time) {
 // Resume re-arms the timers of the current state. A cycle paused before a
 // step was typed types that step again.
 func (c *Core) Resume(now time.Time) {
+	defer c.updateNeed(now)
 	if !c.paused {
 		return
 	}
@@ -194,6 +204,7 @@ func (c *Core) Resume(now time.Time) {
 // deadlines; the next ones use the new values. Enabling an AI check
 // re-enables a checker that errors had disabled.
 func (c *Core) SetConfig(now time.Time, cfg Config) {
+	defer c.updateNeed(now)
 	c.cfg = cfg
 	c.idleGate.setConfig(cfg.AIIdleCheck)
 	c.planGate.setConfig(cfg.AIPlanCheck)
@@ -205,8 +216,10 @@ func (c *Core) SetConfig(now time.Time, cfg Config) {
 // rather than spinning the loop for ever.
 const maxFiresPerTick = 1000
 
-// Tick fires every deadline that is due at now.
+// Tick fires every deadline that is due at now. Every input ends here, so
+// the pane's need for a person is brought up to date here too.
 func (c *Core) Tick(now time.Time) {
+	defer c.updateNeed(now)
 	for fires := 0; ; fires++ {
 		t, at, ok := c.t.next()
 		if !ok || at.After(now) {
@@ -414,6 +427,8 @@ func (c *Core) veto(now time.Time, reason string) {
 func (c *Core) setStatus() {
 	s := c.state.String()
 	switch {
+	case c.need.cur.Kind != "":
+		s = "needs you: " + string(c.need.cur.Kind)
 	case c.paused:
 		s = "paused"
 	case c.wait.active():

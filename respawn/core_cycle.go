@@ -8,6 +8,7 @@ import (
 // startCycle begins a respawn cycle with the update step.
 func (c *Core) startCycle(now time.Time, why string) {
 	c.cycles++
+	c.need.apiErrors = 0 // the turn before ended well
 	c.sendAttempts = 0
 	c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
 	c.enterState(now, SendingUpdate, fmt.Sprintf("idle confirmed: %s; cycle %d starts", why, c.cycles))
@@ -69,6 +70,7 @@ func (c *Core) onStepDelay(now time.Time) {
 
 // SendDone reports how typing text or pressing a key went.
 func (c *Core) SendDone(now time.Time, id uint64, err error) {
+	defer c.updateNeed(now)
 	switch id {
 	case 0:
 		return
@@ -99,10 +101,11 @@ func (c *Core) SendDone(now time.Time, id uint64, err error) {
 			return
 		}
 		c.sendAttempts = 0
+		c.need.sendFailed, c.need.sendFailedAt = fmt.Sprintf("typing %s failed %d times: %v", step, sendRetries, err), now
 		c.enterState(now, Watching, fmt.Sprintf("typing %s failed %d times: %v; cycle %d abandoned", step, sendRetries, err, c.cycles))
 		return
 	}
-	c.sendAttempts = 0
+	c.sendAttempts, c.need.sendFailed = 0, ""
 	c.stepSentAt = now
 	c.det.Reset()
 	c.completionAt = time.Time{}

@@ -137,6 +137,8 @@ func (c *Core) idleVeto(now time.Time) string {
 		return "no Claude Code prompt box on screen"
 	case f.Input != "":
 		return "the prompt box holds typed text: " + clipText(f.Input, 40)
+	case c.need.gaveUp != "":
+		return c.need.gaveUp + "; nothing is typed until a person takes over"
 	}
 	return ""
 }
@@ -227,6 +229,7 @@ func tailRunes(s string, n int) string {
 
 // CheckDone delivers the result of an AI check.
 func (c *Core) CheckDone(now time.Time, id uint64, res CheckResult, err error) {
+	defer c.updateNeed(now)
 	switch id {
 	case c.idleCheck.id:
 		c.idleCheck = runningCheck{}

@@ -7,17 +7,19 @@ import (
 
 // hookFlags is what hooks have told about the pane.
 type hookFlags struct {
-	stopAt       time.Time // a Stop not yet confirmed
-	idlePrompt   bool      // the pending confirmation came from idle_prompt
-	question     time.Time // AskUserQuestion pending since
-	permission   time.Time // a permission prompt pending since
-	elicitation  time.Time // an elicitation dialog pending since
-	planAt       time.Time // ExitPlanMode approval announced
-	background   int       // background tasks running at the last Stop
-	turnFailedAt time.Time // StopFailure
-	turnFailed   string
-	promptAt     time.Time // last UserPromptSubmit
-	last         Hook
+	stopAt      time.Time // a Stop not yet confirmed
+	idlePrompt  bool      // the pending confirmation came from idle_prompt
+	question    time.Time // AskUserQuestion pending since
+	permission  time.Time // a permission prompt pending since
+	elicitation time.Time // an elicitation dialog pending since
+
+	questionText, permissionText, elicitationText string    // what the dialogs ask, for a person
+	planAt                                        time.Time // ExitPlanMode approval announced
+	background                                    int       // background tasks running at the last Stop
+	turnFailedAt                                  time.Time // StopFailure
+	turnFailed                                    string
+	promptAt                                      time.Time // last UserPromptSubmit
+	last                                          Hook
 }
 
 // clearDialogs forgets pending dialogs: the turn went on, so they were answered.
@@ -34,7 +36,7 @@ func (c *Core) Output(now time.Time, chunk []byte) {
 	c.outputSeq++
 	c.lastOutput = now
 	c.outputSinceEnter = true
-	c.stuckRecoveries = 0
+	c.stuckRecoveries, c.need.stuck = 0, ""
 	if f.Tokens >= 0 && f.Tokens != c.tokens {
 		c.tokens, c.lastTokenChange = f.Tokens, now
 	}
@@ -48,6 +50,10 @@ func (c *Core) Output(now time.Time, chunk []byte) {
 		c.onWorking(now, "working output")
 	case f.Visible > 2:
 		c.onActivity(now)
+	}
+	if c.need.cur.Kind != "" && c.screenSeq != c.outputSeq {
+		// A person may be answering: the screen tells when it is done.
+		c.requestSnapshot()
 	}
 	c.rearmOnOutput()
 	c.Tick(now)
@@ -87,6 +93,14 @@ func (c *Core) onWorking(now time.Time, why string) {
 	}
 	c.hooks.elicitation = time.Time{}
 	c.completionAt = time.Time{}
+	if now.After(c.need.sendFailedAt) {
+		c.need.sendFailed = ""
+	}
+	if c.need.gaveUp != "" && now.After(c.need.gaveUpAt) {
+		// Turns failed past the backoffs and codeman typed nothing since:
+		// a person took over. Their turns get a fresh set of backoffs.
+		c.need.gaveUp, c.need.apiErrors = "", 0
+	}
 	c.cancelPlanCheck(now, "working during plan check")
 	switch {
 	case c.state == ConfirmingIdle:
@@ -147,6 +161,7 @@ func (c *Core) Screen(now time.Time, s Screen) {
 
 // SnapshotFailed reports that the screen could not be read.
 func (c *Core) SnapshotFailed(now time.Time, err error) {
+	defer c.updateNeed(now)
 	c.snapshotID = 0
 	if c.state == Stopped {
 		return
@@ -183,6 +198,7 @@ func (c *Core) requestSnapshot() {
 
 // Hook delivers an interpreted Claude Code hook signal.
 func (c *Core) Hook(now time.Time, h Hook) {
+	defer c.updateNeed(now)
 	if c.state == Stopped {
 		return
 	}
@@ -232,16 +248,16 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 		c.hooks.permission = time.Time{}
 		c.lastWorking = latest(c.lastWorking, now)
 	case HookQuestionPending:
-		c.hooks.question = now
+		c.hooks.question, c.hooks.questionText = now, h.Detail
 	case HookQuestionAnswered:
 		c.hooks.question, c.hooks.permission = time.Time{}, time.Time{}
 		c.lastWorking = latest(c.lastWorking, now)
 	case HookPlanApproval:
 		c.hooks.planAt = now
 	case HookPermissionPrompt:
-		c.hooks.permission = now
+		c.hooks.permission, c.hooks.permissionText = now, joinNonEmpty(": ", h.Tool, h.Detail)
 	case HookElicitation:
-		c.hooks.elicitation = now
+		c.hooks.elicitation, c.hooks.elicitationText = now, joinNonEmpty(": ", h.Detail, h.Message)
 	case HookClearFinished:
 		if c.state == WaitingClear {
 			c.stepDone(now, "/clear finished (SessionStart hook)")

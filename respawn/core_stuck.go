@@ -19,6 +19,13 @@ func (c *Core) onStuck(now time.Time) {
 		c.armStuck()
 		return
 	}
+	if k := c.need.cur.Kind; k != "" && k != NeedStuck {
+		// Waiting for a person is not being stuck; a recovery would only
+		// find the same dialog again.
+		c.stuckAt = now
+		c.armStuck()
+		return
+	}
 	silent := now.Sub(latest(latest(c.lastOutput, c.stateAt), c.stuckAt))
 	if !c.stuckWarned {
 		if silent >= c.cfg.StuckWarning {
@@ -37,6 +44,7 @@ func (c *Core) onStuck(now time.Time) {
 	}
 	c.stuckAt = now
 	if c.stuckRecoveries >= c.cfg.MaxStuckRecoveries {
+		c.need.stuck = fmt.Sprintf("no progress in %s for %s; %d recoveries done", c.state, silent.Round(time.Second), c.stuckRecoveries)
 		c.veto(now, fmt.Sprintf("stuck in %s; %d recoveries done, waiting for output or a person", c.state, c.stuckRecoveries))
 		c.armStuck()
 		return

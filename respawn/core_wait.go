@@ -62,6 +62,13 @@ func (c *Core) startWaitIfLimited(now time.Time) bool {
 			line = "turn failed: " + c.hooks.turnFailed
 		}
 		c.hooks.turnFailedAt = time.Time{}
+		if c.need.apiErrors >= maxAPIErrorWaits {
+			c.need.gaveUp, c.need.gaveUpAt = fmt.Sprintf("turns failed after %d backoffs: %s", c.need.apiErrors, line), now
+			c.wait.waited = line
+			c.vetoIdle(now, c.need.gaveUp+"; nothing is typed until a person takes over")
+			return true
+		}
+		c.need.apiErrors++
 		c.startWait(now, "API error", now.Add(c.cfg.APIErrorBackoff), line)
 		return true
 	}

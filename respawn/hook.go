@@ -75,4 +75,7 @@ type Hook struct {
 	Background int       // Stop: background tasks still running
 	Error      string    // TurnFailed: StopFailure's error
 	Message    string    // Notification message or the like, for logs
+	// Detail is what a dialog asks a person: a question's text, the
+	// command or file a permission is for.
+	Detail string
 }

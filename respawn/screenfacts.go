@@ -39,6 +39,10 @@ type ScreenFacts struct {
 	Tokens       int64    // token counter of the status line, -1 if none
 	Evidence     []string // "pattern-name: matched row text", for explain
 
+	// BlockerText is the screen row that shows the question, permission
+	// prompt or dialog, for a person.
+	BlockerText string
+
 	dialog string // the pattern behind Dialog, for Blocker
 }
 
@@ -170,7 +174,12 @@ func (c *classifier) decideDialogs() {
 	c.f.Question, c.f.Permission = len(questions) > 0, len(permissions) > 0
 	c.evidence(questions...)
 	c.evidence(permissions...)
-	if c.f.Question || c.f.Permission {
+	switch {
+	case c.f.Question:
+		c.f.BlockerText = questions[0].text
+		return
+	case c.f.Permission:
+		c.f.BlockerText = permissions[0].text
 		return
 	}
 	plans := c.kind(PatternPlanMenu)
@@ -189,7 +198,7 @@ func (c *classifier) decideDialogs() {
 	}
 	others := append(c.kind(PatternDialog), plans...)
 	if len(others) > 0 {
-		c.f.Dialog, c.f.dialog = true, others[0].p.Name
+		c.f.Dialog, c.f.dialog, c.f.BlockerText = true, others[0].p.Name, others[0].text
 		c.evidence(others...)
 	}
 }

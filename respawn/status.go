@@ -9,6 +9,7 @@ type Status struct {
 	State     string        `json:"state"`
 	Line      string        `json:"status"` // the one-line status of @codeman-state
 	Paused    bool          `json:"paused,omitempty"`
+	NeedsYou  *Need         `json:"needs_you,omitempty"` // why a person is needed, if one is
 	Cycles    int           `json:"cycles"`
 	Since     time.Time     `json:"since"` // when the state was entered
 	Evidence  Evidence      `json:"evidence"`
@@ -53,6 +54,9 @@ func (c *Core) Status(now time.Time, decisions int) Status {
 	}
 	if c.wait.active() {
 		st.Wait = c.wait.describe()
+	}
+	if n := c.need.cur; n.Kind != "" {
+		st.NeedsYou = &n
 	}
 	f := c.facts
 	ev := Evidence{
