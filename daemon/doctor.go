@@ -143,7 +143,9 @@ func NewDoctor(binary, version string, env func(string) string) *Doctor {
 			if err != nil {
 				return hooks.StatusReport{}, err
 			}
-			return hooks.Status(hooks.InstallOptions{SettingsPath: path, Binary: binary})
+			// As codeman hooks install would write them: codeman-hook
+			// beside this binary is this codeman's too.
+			return hooks.Status(hooks.InstallOptions{SettingsPath: path, Binary: binary, Handler: hooks.FindHandler(binary)})
 		},
 		Config: func() (*config.File, error) { return config.Load(config.DefaultPath()) },
 		Checker: func(claudePath string) error {

@@ -19,6 +19,15 @@
 //	                                                        │ fsnotify
 //	daemon: Watcher ──Interpret──▶ Router.RouteHook(pane, respawn.Hook)
 //
+// # Which program the hooks run
+//
+// The hook entries run the dedicated program codeman-hook, which links
+// package spool alone and so starts about as fast as a process can, when
+// the caller finds it (FindHandler: beside the codeman binary); else they
+// run `codeman hook`, which does the same inside the whole CLI. Either
+// command is codeman's when the record lists it, so a later install turns
+// `codeman hook` entries into codeman-hook ones in place.
+//
 // # Which hooks are codeman's
 //
 // Only the hooks codeman recorded writing. Beside the settings file it
@@ -30,7 +39,7 @@
 // anything else is the user's, however much it looks like codeman's (a
 // command that ends in "codeman hook", or an exact copy of codeman's own
 // written by hand or by an install that kept no record). Install rewrites
-// its recorded hooks in place (another binary path, another timeout),
+// its recorded hooks in place (another program, another timeout),
 // removes recorded ones it no longer wants and appends a new group for
 // each wanted entry not found; Uninstall removes the recorded hooks, the
 // groups they leave empty, and the event lists and hooks object they leave

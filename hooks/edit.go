@@ -28,13 +28,13 @@ type foundHook struct {
 	Command string
 }
 
-func newEdit(want []Entry, binary string, rec *record) *edit {
-	return &edit{want: want, hook: hookObject(binary), rec: rec}
+func newEdit(want []Entry, command string, rec *record) *edit {
+	return &edit{want: want, hook: hookObject(command), rec: rec}
 }
 
-// hookObject is the hook codeman writes for binary.
-func hookObject(binary string) json.RawMessage {
-	hook := fmt.Sprintf(`{"type":"command","command":%s,"timeout":%d}`, quote(hookCommand(binary)), HookTimeout)
+// hookObject is the hook codeman writes to run command.
+func hookObject(command string) json.RawMessage {
+	hook := fmt.Sprintf(`{"type":"command","command":%s,"timeout":%d}`, quote(command), HookTimeout)
 	return json.RawMessage(hook)
 }
 

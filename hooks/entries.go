@@ -56,18 +56,6 @@ func (e Entry) same(o Entry) bool {
 	return e.Event == o.Event && matcherKey(e.Matcher) == matcherKey(o.Matcher)
 }
 
-// hookCommand is the command line of codeman's entries: the binary's
-// absolute path, quoted for the shell when it needs it, and "hook".
-func hookCommand(binary string) string {
-	return shellQuote(binary) + " hook"
-}
-
-// commandProgram returns the program of a "<program> hook" command.
-func commandProgram(command string) string {
-	prog, _ := strings.CutSuffix(strings.TrimSpace(command), " hook")
-	return shellUnquote(strings.TrimSpace(prog))
-}
-
 // shellQuote quotes s for sh when it holds anything but plain path
 // characters; Claude Code runs hook commands through a shell.
 func shellQuote(s string) string {

@@ -38,7 +38,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 		`{"a":1.50,"\u0068ooks":{"Notification":[{"matcher":"*","hooks":[{"type":"command","command":"/opt/codeman/bin/codeman hook","timeout":5}]}]}}`} {
 		f.Add([]byte(s))
 	}
-	const binary = "/opt/codeman/bin/codeman"
+	const command = "/opt/codeman/bin/codeman-hook"
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if checkSyntax("settings.json", data) != nil {
 			return
@@ -47,7 +47,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			return
 		}
 		rec := newRecord(&settingsFile{exists: true, data: data})
-		install := newEdit(wantedEntries, binary, rec)
+		install := newEdit(wantedEntries, command, rec)
 		out, changed, err := install.apply(data)
 		if err != nil {
 			return // refused: the caller writes nothing
@@ -59,13 +59,13 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			t.Fatalf("install wrote invalid JSON: %v\n%s", err, out)
 		}
 
-		again := newEdit(wantedEntries, binary, install.after)
+		again := newEdit(wantedEntries, command, install.after)
 		out2, changed, err := again.apply(out)
 		if err != nil || changed || !bytes.Equal(out2, out) || len(again.found) != len(wantedEntries) {
 			t.Fatalf("second install: changed %v, found %d, err %v", changed, len(again.found), err)
 		}
 
-		uninstall := newEdit(nil, binary, install.after)
+		uninstall := newEdit(nil, command, install.after)
 		restored, changed, err := uninstall.apply(out)
 		if err != nil || !changed || uninstall.after != nil || len(uninstall.removed) != len(wantedEntries) {
 			t.Fatalf("uninstall: changed %v, removed %v, err %v", changed, uninstall.removed, err)

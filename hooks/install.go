@@ -9,11 +9,15 @@ import (
 	"path/filepath"
 )
 
-// InstallOptions says which settings file to edit and which binary the
+// InstallOptions says which settings file to edit and which program the
 // hooks run.
 type InstallOptions struct {
 	SettingsPath string // from SettingsPath
 	Binary       string // absolute path of the codeman binary
+	// Handler is the absolute path of codeman-hook, which the hooks run
+	// when it is set (FindHandler finds it); when empty they run Binary's
+	// hook command.
+	Handler string
 }
 
 // Report says what Install or Uninstall did.
@@ -42,7 +46,8 @@ const maxAttempts = 20
 const newFileMode = 0o644
 
 // Install merges codeman's hook entries into the settings file, creating it
-// (and its directory) when missing. Every other key and every hook of the
+// (and its directory) when missing. They run opts.Handler, else
+// `opts.Binary hook`. Every other key and every hook of the
 // user's stays as it was, however much it looks like codeman's: only the
 // hooks the record beside the file lists are codeman's. Only the layout is
 // normalised to Claude Code's own (2-space indent). Entries of an earlier
@@ -53,6 +58,9 @@ const newFileMode = 0o644
 func Install(opts InstallOptions) (Report, error) {
 	if !filepath.IsAbs(opts.Binary) {
 		return Report{}, fmt.Errorf("install hooks: binary path %q is not absolute", opts.Binary)
+	}
+	if opts.Handler != "" && !filepath.IsAbs(opts.Handler) {
+		return Report{}, fmt.Errorf("install hooks: handler path %q is not absolute", opts.Handler)
 	}
 	return update(opts, wantedEntries)
 }
@@ -98,7 +106,7 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		e, out, changed, err := plan(sf, rec, want, opts.Binary)
+		e, out, changed, err := plan(sf, rec, want, opts.Command())
 		if err != nil {
 			return rep, fmt.Errorf("edit settings %s: %w", sf.path, err)
 		}
@@ -126,15 +134,15 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 // plan edits the settings as read. The record applies while any hook it
 // lists is still in the file; when none is (the user removed them, or put
 // back an older file) the file is taken as never touched by codeman.
-func plan(sf *settingsFile, rec *record, want []Entry, binary string) (*edit, []byte, bool, error) {
+func plan(sf *settingsFile, rec *record, want []Entry, command string) (*edit, []byte, bool, error) {
 	if rec != nil {
-		e := newEdit(want, binary, rec)
+		e := newEdit(want, command, rec)
 		out, changed, err := e.apply(sf.data)
 		if err != nil || len(e.found) > 0 {
 			return e, out, changed, err
 		}
 	}
-	e := newEdit(want, binary, newRecord(sf))
+	e := newEdit(want, command, newRecord(sf))
 	out, changed, err := e.apply(sf.data)
 	return e, out, changed, err
 }

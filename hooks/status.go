@@ -20,7 +20,10 @@ type InstalledEntry struct {
 	Command    string
 	Program    string // the binary the command runs
 	Executable bool   // Program exists and is an executable file
-	Current    bool   // Program is the binary given in InstallOptions
+	// Current: Program is the binary or the handler given in
+	// InstallOptions; an entry of `codeman hook` that install would turn
+	// into codeman-hook is current and outdated.
+	Current bool
 }
 
 // UpToDate reports whether Install would change nothing.
@@ -41,27 +44,32 @@ func Status(opts InstallOptions) (StatusReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	e, _, _, err := plan(sf, rec, wantedEntries, opts.Binary)
+	e, _, _, err := plan(sf, rec, wantedEntries, opts.Command())
 	if err != nil {
 		return rep, fmt.Errorf("read settings %s: %w", sf.path, err)
 	}
 	rep.Missing = e.added
 	rep.Outdated = append(e.updated, e.removed...)
 	for _, f := range e.found {
-		rep.Installed = append(rep.Installed, inspect(f, opts.Binary))
+		rep.Installed = append(rep.Installed, inspect(f, opts.Binary, opts.Handler))
 	}
 	return rep, nil
 }
 
-func inspect(f foundHook, binary string) InstalledEntry {
+func inspect(f foundHook, ours ...string) InstalledEntry {
 	ie := InstalledEntry{Entry: f.Entry, Command: f.Command, Program: commandProgram(f.Command)}
 	info, err := os.Stat(ie.Program)
 	if err != nil {
 		return ie
 	}
-	ie.Executable = info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0
-	if current, err := os.Stat(binary); err == nil {
-		ie.Current = os.SameFile(info, current)
+	ie.Executable = isExecutable(info)
+	for _, path := range ours {
+		if path == "" {
+			continue
+		}
+		if current, err := os.Stat(path); err == nil && os.SameFile(info, current) {
+			ie.Current = true
+		}
 	}
 	return ie
 }

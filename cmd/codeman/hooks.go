@@ -50,17 +50,21 @@ func projectFlag() cli.Flag {
 	}
 }
 
-// installOptions names the settings file and this binary.
+// executable returns this binary's path; tests put it elsewhere.
+var executable = os.Executable
+
+// installOptions names the settings file, this binary and the codeman-hook
+// beside it, when there is one.
 func installOptions(c *cli.Context) (hooks.InstallOptions, error) {
 	path, err := hooks.SettingsPath(os.Getenv, c.String("project"))
 	if err != nil {
 		return hooks.InstallOptions{}, err
 	}
-	bin, err := os.Executable()
+	bin, err := executable()
 	if err != nil {
 		return hooks.InstallOptions{}, fmt.Errorf("find codeman binary: %w", err)
 	}
-	return hooks.InstallOptions{SettingsPath: path, Binary: bin}, nil
+	return hooks.InstallOptions{SettingsPath: path, Binary: bin, Handler: hooks.FindHandler(bin)}, nil
 }
 
 func hooksInstall(c *cli.Context) error {
@@ -75,16 +79,31 @@ func hooksInstall(c *cli.Context) error {
 	w := c.App.Writer
 	if !rep.Changed {
 		fmt.Fprintf(w, "codeman hooks already installed in %s; nothing changed\n", rep.SettingsPath)
+		printFallback(w, opts)
 		return nil
 	}
-	fmt.Fprintf(w, "codeman hooks installed in %s (running %s hook)\n", rep.SettingsPath, opts.Binary)
+	fmt.Fprintf(w, "codeman hooks installed in %s (running %s)\n", rep.SettingsPath, opts.Command())
 	printEntries(w, "added", rep.Added)
 	printEntries(w, "updated", rep.Updated)
 	printEntries(w, "removed", rep.Removed)
 	printBackup(w, rep.Backup)
+	printFallback(w, opts)
 	fmt.Fprintln(w, restartNote)
 	return nil
 }
+
+// printFallback says when the hooks run `codeman hook` for want of
+// codeman-hook, and how to get it.
+func printFallback(w io.Writer, opts hooks.InstallOptions) {
+	if opts.Handler != "" {
+		return
+	}
+	fmt.Fprintf(w, "  no %s beside %s, so the hooks run `codeman hook`, which starts slower;\n", hooks.HandlerName, opts.Binary)
+	fmt.Fprintf(w, "  put it there (go install %s@latest does, beside a codeman installed so) and run codeman hooks install again\n", handlerPackage)
+}
+
+// handlerPackage is the package of codeman-hook.
+const handlerPackage = "github.com/codeman-dev/codeman/cmd/codeman-hook"
 
 func hooksUninstall(c *cli.Context) error {
 	opts, err := installOptions(c)

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codeman-dev/codeman/hooks"
+)
+
+// fakeInstall makes dir/codeman this binary as far as hooks install is
+// concerned, with a user settings file under a home of its own.
+func fakeInstall(t *testing.T) (bin, settings string) {
+	t.Helper()
+	dir := t.TempDir()
+	bin = filepath.Join(dir, "bin", "codeman")
+	if err := os.Mkdir(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeExecutable(t, bin)
+	t.Setenv("HOME", dir)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	prev := executable
+	executable = func() (string, error) { return bin, nil }
+	t.Cleanup(func() { executable = prev })
+	return bin, filepath.Join(dir, ".claude", "settings.json")
+}
+
+func writeExecutable(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func runCodeman(t *testing.T, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	app := newApp()
+	app.Writer = &out
+	if err := app.Run(append([]string{"codeman"}, args...)); err != nil {
+		t.Fatalf("codeman %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return out.String()
+}
+
+func checkContains(t *testing.T, what, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, text)
+		}
+	}
+}
+
+// hooks install writes codeman-hook when it sits beside codeman, and says
+// when it falls back to `codeman hook`; each install turns the entries of
+// the one before into its own, in place.
+func TestHooksInstall_Handler(t *testing.T) {
+	bin, settings := fakeInstall(t)
+
+	out := runCodeman(t, "hooks", "install")
+	checkContains(t, "install output", out, "(running "+bin+" hook)", "no codeman-hook beside "+bin, "go install github.com/codeman-dev/codeman/cmd/codeman-hook@latest")
+	data, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkContains(t, "settings", string(data), `"command": "`+bin+` hook"`)
+
+	handler := filepath.Join(filepath.Dir(bin), hooks.HandlerName)
+	writeExecutable(t, handler)
+	out = runCodeman(t, "hooks", "install")
+	checkContains(t, "upgrade output", out, "(running "+handler+")", "updated: Stop, StopFailure")
+	if strings.Contains(out, "no codeman-hook") {
+		t.Errorf("upgrade output says codeman-hook is missing:\n%s", out)
+	}
+	data, err = os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkContains(t, "settings", string(data), `"command": "`+handler+`"`)
+	if strings.Contains(string(data), bin+" hook") {
+		t.Errorf("settings still run codeman hook:\n%s", data)
+	}
+
+	out = runCodeman(t, "hooks", "status")
+	checkContains(t, "status output", out, handler, "state: installed and up to date")
+
+	if err := os.Remove(handler); err != nil {
+		t.Fatal(err)
+	}
+	out = runCodeman(t, "hooks", "install")
+	checkContains(t, "fallback output", out, "(running "+bin+" hook)", "updated: Stop", "no codeman-hook beside "+bin)
+}
