@@ -41,6 +41,8 @@ func newApp() *cli.App {
 			hooksCommand(),
 			hookCommand(),
 			replayCommand(),
+			logCommand(),
+			reportCommand(),
 			recordCommand(),
 			demoCommand(),
 			configCommand(),

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/codeman-dev/codeman/daemon/history"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/replay"
@@ -17,7 +19,8 @@ func replayCommand() *cli.Command {
 		Name:      "replay",
 		Usage:     "run a controller over a recorded session (asciicast v2) in virtual time and print its timeline",
 		ArgsUsage: "FILE.cast",
-		Flags:     []cli.Flag{jsonFlag, profileFlag, setFlag},
+		Flags: []cli.Flag{jsonFlag, profileFlag, setFlag,
+			&cli.StringFlag{Name: "history", Usage: "also write the decisions as the history of pane replay:FILE.cast in `DIR`, in the recording's time, for codeman log and report --history DIR"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fmt.Errorf("replay needs one FILE.cast")
@@ -39,7 +42,19 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			timeline, err := replay.Run(rec, replay.Options{Config: cfg, Patterns: pat, Interpret: hooks.InterpretPayload})
+			opts := replay.Options{Config: cfg, Patterns: pat, Interpret: hooks.InterpretPayload}
+			var hist *replayHistory
+			if dir := c.String("history"); dir != "" {
+				if hist, err = openReplayHistory(dir, rec, &opts); err != nil {
+					return err
+				}
+			}
+			timeline, err := replay.Run(rec, opts)
+			if hist != nil {
+				if cerr := hist.close(); err == nil {
+					err = cerr
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -57,4 +72,54 @@ func replayCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// replayHistory writes a replay's decisions as the history of the pane
+// replay:FILE, between an attach at the replay's start and a detach at
+// its end (the recording's end, or the last decision when later).
+type replayHistory struct {
+	w     *history.Writer
+	pane  string
+	cast  *replay.Cast
+	start time.Time
+	last  time.Time
+}
+
+func openReplayHistory(dir string, c *replay.Cast, opts *replay.Options) (*replayHistory, error) {
+	// A replayed day lies in the past: lines are not aged out, and no
+	// decision is dropped.
+	w, err := history.Open(history.Options{Dir: dir, MaxAge: -1, Block: true})
+	if err != nil {
+		return nil, err
+	}
+	h := &replayHistory{w: w, pane: "replay:" + c.Name, cast: c}
+	opts.OnDecision = h.decision
+	return h, nil
+}
+
+func (h *replayHistory) decision(d respawn.Decision) {
+	if h.start.IsZero() {
+		h.start = d.At // the controller starts at the replay's start
+		h.w.Write(history.Record{At: d.At, Pane: h.pane, Kind: history.KindAttach, Reason: "replay of " + h.cast.Name})
+	}
+	h.last = d.At
+	h.w.Write(history.Record{At: d.At, Pane: h.pane, Kind: history.KindDecision, Decision: &d})
+}
+
+func (h *replayHistory) close() error {
+	if !h.start.IsZero() {
+		end := h.last
+		if n := len(h.cast.Events); n > 0 {
+			end = later(end, h.start.Add(time.Duration(h.cast.Events[n-1].Time*float64(time.Second))))
+		}
+		h.w.Write(history.Record{At: end, Pane: h.pane, Kind: history.KindDetach, Reason: "replay ended"})
+	}
+	return h.w.Close()
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

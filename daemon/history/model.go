@@ -43,9 +43,9 @@ const (
 //     decision saying Claude continued by itself or that background tasks
 //     run.
 //   - idle: the rest: confirming_idle and ai_checking, and watching after
-//     an idle sign (a completed cycle, a Stop or idle_prompt hook, an idle
-//     suspicion vetoed for another reason than work, a "no progress" warning)
-//     until work is seen again.
+//     an idle sign (a completed cycle, a hook stop, idle_prompt,
+//     turn_failed or session_ended, an idle suspicion vetoed for another
+//     reason than work, a "no progress" warning) until work is seen again.
 //
 // A daemon killed without stopping writes no detach: the pane's last
 // bucket runs on until the next daemon's records.
@@ -161,7 +161,7 @@ func (m *model) hook(h string) {
 		m.work()
 	case "stop":
 		m.working, m.person = false, false
-	case "idle_prompt":
+	case "idle_prompt", "turn_failed", "session_ended":
 		m.working = false
 	case "question_pending", "permission_prompt", "elicitation":
 		m.person = true
