@@ -1,0 +1,113 @@
+package tmux
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// OptionNeeds is the window option codeman sets while a pane of the window
+// needs a person: the kinds, comma-separated. A window-status-format can
+// highlight the window with it.
+const OptionNeeds = "@codeman-needs"
+
+// noticeDuration is how long a notice stays on a client's status line.
+const noticeDuration = 10 * time.Second
+
+// SetWindowNeeds sets the window option OptionNeeds of the window that
+// holds paneID; an empty value removes it.
+func SetWindowNeeds(ctx context.Context, r Runner, paneID, value string) error {
+	if err := checkOptionTarget(paneID, OptionNeeds); err != nil {
+		return err
+	}
+	args := []string{"set-option", "-w", "-t", paneID, OptionNeeds, value}
+	if value == "" {
+		args = []string{"set-option", "-w", "-u", "-t", paneID, OptionNeeds}
+	}
+	if _, err := r.Run(ctx, args...); err != nil {
+		return fmt.Errorf("set %s on the window of pane %s: %w", OptionNeeds, paneID, err)
+	}
+	return nil
+}
+
+// AttachedClient is a tmux client attached to a session.
+type AttachedClient struct {
+	Name string // client_name, for display-message -c
+	TTY  string // client_tty
+}
+
+// SessionClients lists the clients attached to the session that holds
+// paneID.
+func SessionClients(ctx context.Context, r Runner, paneID string) ([]AttachedClient, error) {
+	out, err := r.Run(ctx, "list-clients", "-t", paneID, "-F", "#{client_name}\t#{client_tty}")
+	if err != nil {
+		return nil, fmt.Errorf("list the clients of pane %s: %w", paneID, err)
+	}
+	var cs []AttachedClient
+	for line := range strings.SplitSeq(strings.TrimRight(out, "\n"), "\n") {
+		name, tty, ok := strings.Cut(line, "\t")
+		if ok && name != "" {
+			cs = append(cs, AttachedClient{Name: name, TTY: tty})
+		}
+	}
+	return cs, nil
+}
+
+// Notice shows text on the status line of every client attached to the
+// session of paneID, as it is. tmux reads # sequences twice, expanding the
+// message as a format and drawing it as a status line, so each # becomes
+// four. With bell, each client's terminal
+// also rings. It returns the number of clients told; none is no error.
+func Notice(ctx context.Context, r Runner, paneID, text string, bell bool) (int, error) {
+	clients, err := SessionClients(ctx, r, paneID)
+	if err != nil {
+		return 0, err
+	}
+	literal := strings.ReplaceAll(oneLine(text), "#", "####")
+	var errs []error
+	told := 0
+	for _, c := range clients {
+		if _, err := r.Run(ctx, "display-message", "-c", c.Name, "-t", paneID, "-d", fmt.Sprint(noticeDuration.Milliseconds()), literal); err != nil {
+			errs = append(errs, fmt.Errorf("show a notice to client %s: %w", c.Name, err))
+			continue
+		}
+		told++
+		if bell {
+			if err := ringBell(c.TTY); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return told, errors.Join(errs...)
+}
+
+// ringBell writes BEL to a client's terminal, as tmux's own bell does. It
+// never blocks: a terminal that cannot take the byte now misses the bell.
+func ringBell(tty string) error {
+	if !strings.HasPrefix(tty, "/dev/") {
+		return fmt.Errorf("ring the bell of %q: not a terminal device", tty)
+	}
+	f, err := os.OpenFile(tty, os.O_WRONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return fmt.Errorf("ring the bell of %s: %w", tty, err)
+	}
+	defer f.Close()
+	if _, err := f.Write([]byte{'\a'}); err != nil {
+		return fmt.Errorf("ring the bell of %s: %w", tty, err)
+	}
+	return nil
+}
+
+// oneLine makes text fit a status line: control characters become spaces.
+func oneLine(text string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, text)
+}

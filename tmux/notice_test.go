@@ -1,0 +1,59 @@
+package tmux
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
+)
+
+// A notice reaches the status line of a person's attached client exactly
+// as written (no format expansion), with a bell when asked.
+func TestNotice_ReachesAttachedClients(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	pane := ts.NewSession("work", "sh", "-c", "sleep 600")
+	srv := Server{Socket: ts.Socket()}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	if n, err := Notice(ctx, srv, pane, "nobody is looking", false); err != nil || n != 0 {
+		t.Fatalf("Notice without clients = %d, %v; want 0, nil", n, err)
+	}
+	client := ts.AttachClient("work")
+	msg := "codeman: work needs you: permission: rm -rf #{pane_id} ##"
+	n, err := Notice(ctx, srv, pane, msg+"\nsecond line", true)
+	if err != nil || n != 1 {
+		t.Fatalf("Notice = %d, %v; want 1 client told", n, err)
+	}
+	wait.For(t, "the notice on the client's status line", 10*time.Second, func() bool {
+		return strings.Contains(client.Output(), "rm -rf #{pane_id} ## second line")
+	})
+	wait.For(t, "a bell on the client's terminal", 10*time.Second, func() bool {
+		return strings.Contains(client.Output(), "\a")
+	})
+}
+
+func TestSetWindowNeeds(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	pane := ts.NewSession("work", "sh", "-c", "sleep 600")
+	srv := Server{Socket: ts.Socket()}
+	ctx := context.Background()
+	if err := SetWindowNeeds(ctx, srv, pane, "question"); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(ts.Tmux("display-message", "-p", "-t", pane, "#{"+OptionNeeds+"}")); got != "question" {
+		t.Fatalf("%s = %q, want question", OptionNeeds, got)
+	}
+	if err := SetWindowNeeds(ctx, srv, pane, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(ts.Tmux("display-message", "-p", "-t", pane, "#{"+OptionNeeds+"}")); got != "" {
+		t.Fatalf("%s = %q after clearing, want unset", OptionNeeds, got)
+	}
+	if err := SetWindowNeeds(ctx, srv, "%999", "x"); err == nil {
+		t.Fatal("SetWindowNeeds on a pane that does not exist succeeded")
+	}
+}
