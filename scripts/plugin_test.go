@@ -1,7 +1,6 @@
 package scripts
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -62,17 +61,7 @@ func TestPlugin_KeyOption(t *testing.T) {
 func TestCodemanBin_NoBinaryNoGo(t *testing.T) {
 	srv := tmuxtest.NewServer(t)
 	srv.NewSession("work", "sleep", "600")
-	plugin := t.TempDir()
-	for _, f := range []string{"codeman-bin.sh", "variables.sh", "helpers.sh"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.MkdirAll(filepath.Join(plugin, "scripts"), 0o755)
-		if err := os.WriteFile(filepath.Join(plugin, "scripts", f), b, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	plugin := copyBinScripts(t)
 	cmd := exec.Command(filepath.Join(plugin, "scripts", "codeman-bin.sh"))
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "TMUX=" + srv.Socket() + ",0,0", "HOME=" + t.TempDir()}
 	out, err := cmd.CombinedOutput()

@@ -12,6 +12,7 @@ if ! bin="$("$plugin_dir/scripts/codeman-bin.sh" 2>&1)"; then
 	display "$bin"
 	exit 0
 fi
+bin="${bin##*$'\n'}" # after what a first build printed (go: downloading ...)
 profile="$(get_tmux_option "$codeman_profile_option" "$codeman_profile_default")"
 args=(toggle)
 [ -n "$profile" ] && args+=(--profile "$profile")
