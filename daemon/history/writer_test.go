@@ -28,7 +28,9 @@ func decRec(at time.Time, kind respawn.DecisionKind, reason string) Record {
 }
 
 // numbered is the i-th of a run of skip decisions, one second apart.
-func numbered(i int) Record { return decRec(t0.Add(time.Duration(i)*time.Second), respawn.DecisionSkip, fmt.Sprint("record ", i)) }
+func numbered(i int) Record {
+	return decRec(t0.Add(time.Duration(i)*time.Second), respawn.DecisionSkip, fmt.Sprint("record ", i))
+}
 
 func open(t *testing.T, opts Options) *Writer {
 	t.Helper()
