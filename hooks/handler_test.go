@@ -64,6 +64,13 @@ func expectedMarker(t *testing.T, payload []byte) hooks.Marker {
 		BackgroundTasks  []struct {
 			Status string `json:"status"`
 		} `json:"background_tasks"`
+		ToolInput struct {
+			Questions []struct {
+				Question string `json:"question"`
+			} `json:"questions"`
+			Command  string `json:"command"`
+			FilePath string `json:"file_path"`
+		} `json:"tool_input"`
 	}
 	if err := json.Unmarshal(payload, &p); err != nil {
 		t.Fatal(err)
@@ -73,6 +80,17 @@ func expectedMarker(t *testing.T, payload []byte) hooks.Marker {
 		SessionID: p.SessionID, Cwd: p.Cwd, At: handlerTime}
 	for _, task := range p.BackgroundTasks {
 		m.BackgroundTasks = append(m.BackgroundTasks, task.Status)
+	}
+	// What a person is asked, for the events that ask one.
+	if in := p.ToolInput; p.Event == "PermissionRequest" || p.Tool == "AskUserQuestion" {
+		switch {
+		case len(in.Questions) > 0:
+			m.Detail = in.Questions[0].Question
+		case in.Command != "":
+			m.Detail = in.Command
+		default:
+			m.Detail = in.FilePath
+		}
 	}
 	return m
 }

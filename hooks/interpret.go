@@ -39,6 +39,7 @@ func Interpret(m Marker) (pane string, h respawn.Hook, ok bool) {
 		Tool:    m.Tool,
 		Error:   m.Error,
 		Message: m.Message,
+		Detail:  m.Detail,
 	}
 	if kind == respawn.HookStop {
 		h.Background = m.RunningTasks()

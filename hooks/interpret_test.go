@@ -113,6 +113,9 @@ func describe(h respawn.Hook, ok bool) string {
 	if h.Message != "" {
 		parts = append(parts, fmt.Sprintf("message=%q", h.Message))
 	}
+	if h.Detail != "" && (h.Kind == respawn.HookQuestionPending || h.Kind == respawn.HookPermissionPrompt) {
+		parts = append(parts, fmt.Sprintf("detail=%q", h.Detail))
+	}
 	return strings.Join(parts, " ")
 }
 

@@ -28,7 +28,8 @@ type Marker struct {
 	BackgroundTasks  []string  `json:"background_tasks,omitempty"`  // Stop: each task's status
 	SessionID        string    `json:"session_id,omitempty"`
 	Cwd              string    `json:"cwd,omitempty"`
-	At               time.Time `json:"at"` // when the handler ran
+	Detail           string    `json:"detail,omitempty"` // what a tool call asks: a question, a command, a file
+	At               time.Time `json:"at"`               // when the handler ran
 }
 
 const (

@@ -21,6 +21,7 @@ type payload struct {
 	BackgroundTasks  tasks `json:"background_tasks"`
 	SessionID        text  `json:"session_id"`
 	Cwd              text  `json:"cwd"`
+	ToolInput        input `json:"tool_input"`
 }
 
 var errNoEvent = errors.New("hook input has no hook_event_name")
@@ -46,7 +47,53 @@ func ParsePayload(data []byte) (Marker, error) {
 		BackgroundTasks:  []string(p.BackgroundTasks),
 		SessionID:        string(p.SessionID),
 		Cwd:              string(p.Cwd),
+		Detail:           p.detail(),
 	}, nil
+}
+
+// detail is what a person is asked, kept only for the events that ask:
+// a permission request and a question.
+func (p *payload) detail() string {
+	if p.Event == "PermissionRequest" || p.Tool == "AskUserQuestion" {
+		return string(p.ToolInput)
+	}
+	return ""
+}
+
+// input reads what a tool call is about from its tool_input, for a person
+// asked to answer it: a question's text, a command, a file, a URL. Any
+// other shape reads as "".
+type input string
+
+func (in *input) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Questions []struct {
+			Question text `json:"question"`
+		} `json:"questions"`
+		Command  text `json:"command"`
+		FilePath text `json:"file_path"`
+		URL      text `json:"url"`
+		Pattern  text `json:"pattern"`
+		Prompt   text `json:"prompt"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	switch {
+	case len(v.Questions) > 0:
+		*in = input(v.Questions[0].Question)
+	case v.Command != "":
+		*in = input(v.Command)
+	case v.FilePath != "":
+		*in = input(v.FilePath)
+	case v.URL != "":
+		*in = input(v.URL)
+	case v.Pattern != "":
+		*in = input(v.Pattern)
+	case v.Prompt != "":
+		*in = input(v.Prompt)
+	}
+	return nil
 }
 
 // text is a JSON string cut to maxFieldLen; any other JSON value reads as "".
@@ -117,7 +164,18 @@ func (m Marker) Payload() []byte {
 		BackgroundTasks  []task `json:"background_tasks,omitempty"`
 		SessionID        string `json:"session_id,omitempty"`
 		Cwd              string `json:"cwd,omitempty"`
-	}{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Message, nil, m.SessionID, m.Cwd}
+		ToolInput        any    `json:"tool_input,omitempty"`
+	}{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Message, nil, m.SessionID, m.Cwd, nil}
+	type question struct {
+		Question string `json:"question"`
+	}
+	switch {
+	case m.Detail == "":
+	case m.Tool == "AskUserQuestion":
+		p.ToolInput = map[string][]question{"questions": {{m.Detail}}}
+	default:
+		p.ToolInput = map[string]string{"command": m.Detail}
+	}
 	for _, s := range m.BackgroundTasks {
 		p.BackgroundTasks = append(p.BackgroundTasks, task{s})
 	}
