@@ -22,6 +22,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("POST /v1/panes", d.afterAdoption(d.handleAttach))
 	mux.HandleFunc("DELETE /v1/panes", d.afterAdoption(d.handleDetach))
 	mux.HandleFunc("POST /v1/panes/toggle", d.afterAdoption(d.handleToggle))
+	mux.HandleFunc("POST /v1/panes/pause", d.afterAdoption(d.handlePause))
 	mux.HandleFunc("GET /v1/events", d.afterAdoption(d.handleEvents))
 	mux.HandleFunc("GET /v1/record", d.afterAdoption(d.handleRecord))
 	return mux
@@ -104,6 +105,20 @@ func (d *Daemon) handleToggle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
+}
+
+func (d *Daemon) handlePause(w http.ResponseWriter, r *http.Request) {
+	var req PauseRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	st, err := d.Pause(r.Context(), req.Pane, req.Paused)
+	if err != nil {
+		writeError(w, errorCode(err), err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
 }
 
 // errorCode is the HTTP status of an error, which the client turns back

@@ -62,6 +62,13 @@ type Event struct {
 	Decision *respawn.Decision `json:"decision,omitempty"`
 }
 
+// PauseRequest pauses a controlled pane (nothing is typed into it) or
+// resumes it; the answer is the pane's PaneStatus.
+type PauseRequest struct {
+	Pane   string `json:"pane"` // canonical address
+	Paused bool   `json:"paused"`
+}
+
 // ToggleResult is the answer of POST /v1/panes/toggle.
 type ToggleResult struct {
 	Pane   string      `json:"pane"`             // canonical address

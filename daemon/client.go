@@ -196,6 +196,14 @@ func (c *Client) Toggle(ctx context.Context, req AttachRequest) (ToggleResult, e
 	return res, err
 }
 
+// Pause pauses a controlled pane (paused) or resumes it, and returns its
+// status after.
+func (c *Client) Pause(ctx context.Context, pane string, paused bool) (PaneStatus, error) {
+	var st PaneStatus
+	err := c.do(ctx, http.MethodPost, "/v1/panes/pause", PauseRequest{Pane: pane, Paused: paused}, &st)
+	return st, err
+}
+
 // Detach disables a pane.
 func (c *Client) Detach(ctx context.Context, pane string) error {
 	return c.do(ctx, http.MethodDelete, "/v1/panes?pane="+url.QueryEscape(pane), nil, nil)
@@ -227,7 +235,7 @@ func (c *Client) pane(ctx context.Context, pane string, decisions int, extra str
 // Record calls fn for each event of a pane's recording until ctx ends or
 // fn returns an error.
 func (c *Client) Record(ctx context.Context, pane string, fn func(RecordEvent) error) error {
-	return c.stream(ctx, "/v1/record?pane="+url.QueryEscape(pane), func(line []byte) error {
+	return c.stream(ctx, "/v1/record?pane="+url.QueryEscape(pane), nil, func(line []byte) error {
 		var ev RecordEvent
 		if err := json.Unmarshal(line, &ev); err != nil {
 			return fmt.Errorf("read recording: %w", err)
@@ -239,7 +247,14 @@ func (c *Client) Record(ctx context.Context, pane string, fn func(RecordEvent) e
 // Events calls fn for each event until ctx ends or fn returns an error.
 // pane "" streams every pane.
 func (c *Client) Events(ctx context.Context, pane string, fn func(Event) error) error {
-	return c.stream(ctx, "/v1/events?pane="+url.QueryEscape(pane), func(line []byte) error {
+	return c.Follow(ctx, pane, nil, fn)
+}
+
+// Follow is Events that calls opened, when not nil, once the daemon has
+// subscribed the stream and before the first event: a caller that reads
+// the panes then misses no change made after it read them.
+func (c *Client) Follow(ctx context.Context, pane string, opened func(), fn func(Event) error) error {
+	return c.stream(ctx, "/v1/events?pane="+url.QueryEscape(pane), opened, func(line []byte) error {
 		var e Event
 		if err := json.Unmarshal(line, &e); err != nil {
 			return fmt.Errorf("read event: %w", err)
@@ -248,9 +263,10 @@ func (c *Client) Events(ctx context.Context, pane string, fn func(Event) error) 
 	})
 }
 
-// stream calls fn with each line of a JSON-lines answer until ctx ends.
-// An error answer is returned as an *APIError.
-func (c *Client) stream(ctx context.Context, path string, fn func(line []byte) error) error {
+// stream calls fn with each line of a JSON-lines answer until ctx ends,
+// after opened (when not nil) once the answer's header has come. An error
+// answer is returned as an *APIError.
+func (c *Client) stream(ctx context.Context, path string, opened func(), fn func(line []byte) error) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://codeman"+path, nil)
 	if err != nil {
 		return err
@@ -266,6 +282,9 @@ func (c *Client) stream(ctx context.Context, path string, fn func(line []byte) e
 			e.Error = "daemon answered " + resp.Status
 		}
 		return &APIError{Code: resp.StatusCode, Message: e.Error}
+	}
+	if opened != nil {
+		opened()
 	}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)

@@ -76,6 +76,38 @@ func (d *Daemon) Toggle(ctx context.Context, req AttachRequest) (ToggleResult, e
 	return ToggleResult{Pane: addr, On: true, Status: &st}, nil
 }
 
+// Pause stops a controlled pane's controller from typing anything until it
+// is resumed (paused false), under the address lock like every other change
+// to a pane, and returns the pane's status after.
+func (d *Daemon) Pause(ctx context.Context, addr string, paused bool) (PaneStatus, error) {
+	verb := "pause"
+	if !paused {
+		verb = "resume"
+	}
+	_, addr, err := d.backendFor(addr)
+	if err != nil {
+		return PaneStatus{}, err
+	}
+	unlock, err := d.locks.lock(ctx, addr)
+	if err != nil {
+		return PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, err)
+	}
+	defer unlock()
+	p := d.lookup(addr)
+	if p == nil {
+		return PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, ErrNotControlled)
+	}
+	if paused {
+		err = p.ctrl.Pause()
+	} else {
+		err = p.ctrl.Resume()
+	}
+	if err != nil {
+		return PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, err)
+	}
+	return d.status(p, statusDecisions)
+}
+
 // Detach disables respawn on a pane and forgets it, whether a controller
 // runs for it or its adoption failed.
 func (d *Daemon) Detach(ctx context.Context, addr, reason string) error {

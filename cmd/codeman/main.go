@@ -35,6 +35,8 @@ func newApp() *cli.App {
 			attachCommand(),
 			detachCommand(),
 			toggleCommand(),
+			pauseCommand(),
+			resumeCommand(),
 			statusCommand(),
 			explainCommand(),
 			daemonCommand(),
