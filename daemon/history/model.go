@@ -25,11 +25,13 @@ const (
 //     decision into stopped; until an attach record or any other state
 //     decision. Before a pane's first record nothing is known and no time
 //     is counted.
-//   - needing a person: from a needs-you record, a hook decision
+//   - needing a person: from a needs-you record, the controller's wait
+//     decision "needs a person: <kind>: <reason>", a hook decision
 //     question_pending, permission_prompt or elicitation, or any decision
 //     whose reason says "a person must answer"; until a resolved record,
-//     work (below), a send, a Stop hook, a state decision into a cycle
-//     state, or a skip saying a pending dialog is forgotten.
+//     the wait decision "no longer needs a person", work (below), a send,
+//     a Stop hook, a state decision into a cycle state, or a skip saying a
+//     pending dialog is forgotten.
 //   - waiting on limits: from a wait decision that starts or extends a
 //     wait ("waiting out …", "new usage limit …", Claude Code's own
 //     continue armed) until the one that ends it ("<kind> over[: why]").
@@ -103,6 +105,10 @@ func (m *model) decision(d respawn.Decision) {
 		m.hook(strings.TrimPrefix(d.Reason, "hook "))
 	case respawn.DecisionWait:
 		switch {
+		case strings.HasPrefix(d.Reason, needPrefix):
+			m.person = true
+		case strings.HasPrefix(d.Reason, needGonePrefix):
+			m.person = false
 		case limitStarts.MatchString(d.Reason):
 			m.limit = true
 		case limitEnds.MatchString(d.Reason):
@@ -175,6 +181,13 @@ func inCycle(state string) bool {
 	s, ok := respawn.ParseState(state)
 	return ok && s.InCycle()
 }
+
+// The controller's wait decisions that raise and clear a pane's need for
+// a person.
+const (
+	needPrefix     = "needs a person: "
+	needGonePrefix = "no longer needs a person"
+)
 
 var (
 	// cycleComplete is the reason the core gives a cycle's end.

@@ -23,11 +23,15 @@ type Digest struct {
 	Time   Times                `json:"time"`
 	Cycles Cycles               `json:"cycles"`
 	Sends  map[respawn.Step]int `json:"sends,omitempty"` // by step
-	// Holds are the veto, skip and wait decisions: what was not done, and why.
-	Holds    Tally          `json:"holds"`
-	Warnings Tally          `json:"warnings"`            // warn decisions
-	NeedsYou map[string]int `json:"needs_you,omitempty"` // needs-you records by kind
-	Other    int            `json:"other,omitempty"`     // records of kinds a report does not read
+	// Holds are the veto, skip and wait decisions but those of a need for
+	// a person: what was not done, and why.
+	Holds    Tally `json:"holds"`
+	Warnings Tally `json:"warnings"` // warn decisions
+	// NeedsYou counts the times a person was called, by kind (question,
+	// permission, …): the needs-you records, or the controller's "needs a
+	// person" decisions in a history that has none.
+	NeedsYou map[string]int `json:"needs_you,omitempty"`
+	Other    int            `json:"other,omitempty"` // records of kinds a report does not read
 }
 
 // Times is how a pane's time divides between the buckets (model says how
@@ -80,10 +84,16 @@ func Report(records []Record, from, to time.Time) []Digest {
 	return out
 }
 
+// counts are the figures of a span being added up.
+type counts struct {
+	holds, warns          tally
+	needEvents, needWaits map[string]int
+}
+
 func digest(pane string, recs []Record, from, to time.Time) (Digest, bool) {
 	d := Digest{Pane: pane, From: from, To: to}
 	var m model
-	var holds, warns tally
+	var c counts
 	last, inSpan := time.Time{}, false
 	for _, r := range recs {
 		if !r.At.Before(to) {
@@ -98,28 +108,28 @@ func digest(pane string, recs []Record, from, to time.Time) (Digest, bool) {
 		m.apply(r)
 		if !r.At.Before(from) {
 			inSpan = true
-			d.count(r, &holds, &warns)
+			d.count(r, &c)
 		}
 	}
 	if !m.known || (!inSpan && m.bucket() == bucketNotControlled) {
 		return Digest{}, false
 	}
 	d.Time.add(m.bucket(), overlap(last, to, from, to))
-	d.Holds, d.Warnings = holds.top(), warns.top()
+	d.Holds, d.Warnings = c.holds.top(), c.warns.top()
+	d.NeedsYou = c.needEvents
+	if d.NeedsYou == nil {
+		d.NeedsYou = c.needWaits
+	}
 	return d, true
 }
 
 // count adds r to the figures of the span.
-func (d *Digest) count(r Record, holds, warns *tally) {
+func (d *Digest) count(r Record, c *counts) {
 	switch r.Kind {
 	case KindAttach, KindDetach, KindNotAdopted, KindResolved:
 		return
 	case KindNeedsYou:
-		kind, _, _ := strings.Cut(r.Reason, ":")
-		if d.NeedsYou == nil {
-			d.NeedsYou = map[string]int{}
-		}
-		d.NeedsYou[strings.TrimSpace(kind)]++
+		c.needEvents = addNeed(c.needEvents, r.Reason)
 		return
 	case KindDecision:
 	default:
@@ -144,11 +154,28 @@ func (d *Digest) count(r Record, holds, warns *tally) {
 			d.Sends = map[respawn.Step]int{}
 		}
 		d.Sends[dec.Step]++
-	case respawn.DecisionVeto, respawn.DecisionSkip, respawn.DecisionWait:
-		holds.add(dec.Reason)
+	case respawn.DecisionWait:
+		switch need, ok := strings.CutPrefix(dec.Reason, needPrefix); {
+		case ok:
+			c.needWaits = addNeed(c.needWaits, need)
+		case !strings.HasPrefix(dec.Reason, needGonePrefix):
+			c.holds.add(dec.Reason)
+		}
+	case respawn.DecisionVeto, respawn.DecisionSkip:
+		c.holds.add(dec.Reason)
 	case respawn.DecisionWarn:
-		warns.add(dec.Reason)
+		c.warns.add(dec.Reason)
 	}
+}
+
+// addNeed counts a need, "<kind>: <reason>", by its kind.
+func addNeed(m map[string]int, need string) map[string]int {
+	if m == nil {
+		m = map[string]int{}
+	}
+	kind, _, _ := strings.Cut(need, ":")
+	m[strings.TrimSpace(kind)]++
+	return m
 }
 
 func (t *Times) add(b bucket, d time.Duration) {

@@ -122,3 +122,28 @@ func TestCompletesCycle(t *testing.T) {
 		}
 	}
 }
+
+// The controller's own need decisions put time in needing a person and
+// count as calls for one, unless the history holds needs-you records,
+// which then are the count (the same need is not counted twice).
+func TestReport_NeedDecisions(t *testing.T) {
+	m := time.Minute
+	recs := []Record{
+		stateRec(at(0), "stopped", "watching", "started"),
+		decRec(at(5*m), respawn.DecisionWait, "needs a person: permission: Bash rm -rf build"),
+		decRec(at(6*m), respawn.DecisionVeto, "a person must answer: permission prompt"),
+		decRec(at(10*m), respawn.DecisionWait, "no longer needs a person (permission: Bash rm -rf build)"),
+	}
+	got := Report(recs, at(0), at(15*m))
+	if len(got) != 1 {
+		t.Fatalf("report: %+v", got)
+	}
+	d := got[0]
+	if d.Time != (Times{Working: 10 * m, Person: 5 * m}) || !reflect.DeepEqual(d.NeedsYou, map[string]int{"permission": 1}) || d.Holds.Count != 1 {
+		t.Errorf("times %+v, needs %v, %d holds; want 10m working, 5m person, permission 1, 1 hold (the veto)", d.Time, d.NeedsYou, d.Holds.Count)
+	}
+	recs = append(recs, event(at(5*m), KindNeedsYou, "permission: Bash rm -rf build"))
+	if d := Report(recs, at(0), at(15*m))[0]; !reflect.DeepEqual(d.NeedsYou, map[string]int{"permission": 1}) {
+		t.Errorf("with a needs-you record too: needs %v, want permission 1", d.NeedsYou)
+	}
+}
