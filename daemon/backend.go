@@ -69,6 +69,12 @@ type paneBackend interface {
 	// unclaim removes the owner record only (the daemon stops; the pane
 	// stays enabled for the next one).
 	unclaim(ctx context.Context)
+	// showNeed shows that the pane needs a person (kind "" once it no
+	// longer does) where the multiplexer can show it, without blocking.
+	showNeed(kind string)
+	// notice tells the people looking at the pane's session: text on
+	// their status or message line, and a bell where the multiplexer can.
+	notice(ctx context.Context, text string, bell bool) error
 	// close releases the pane's resources.
 	close()
 }

@@ -171,6 +171,7 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 	p.ctrl = respawn.NewController(respawn.ControllerOptions{
 		Pane: p.addr, Config: cfg, Patterns: pat, Terminal: &ownedTerminal{Terminal: o.term, d: d, p: p},
 		Checker: d.checker, CheckerDown: d.checkerMsg, Clock: d.opts.Clock, Logger: d.log, OnStatus: o.onStatus,
+		OnNeed: d.needHandler(p),
 	})
 	ctrl := p.ctrl
 	p.unsub = o.subscribe(func(data []byte, _ time.Time) { ctrl.Output(data) })

@@ -184,6 +184,15 @@ func (p *screenPane) forget(ctx context.Context) {
 	p.unclaim(ctx)
 }
 
+// showNeed shows nothing: screen windows have no options a status line
+// could read. The pane's status and the notices say it.
+func (p *screenPane) showNeed(string) {}
+
+// notice ignores bell: screen rings no bell on demand.
+func (p *screenPane) notice(ctx context.Context, text string, _ bool) error {
+	return screen.Notice(ctx, screen.ExecRunner{}, p.w, text)
+}
+
 func (p *screenPane) close() {
 	p.poller.Close()
 	p.unclaim(context.Background())

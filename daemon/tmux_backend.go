@@ -37,6 +37,7 @@ type tmuxBackend struct {
 	sessions map[string]*tmuxSession // socket + "\x00" + session
 	servers  map[string]context.CancelFunc
 	wg       sync.WaitGroup
+	needs    *windowNeeds
 }
 
 type tmuxSession struct {
@@ -58,7 +59,7 @@ type tmuxPane struct {
 }
 
 func newTmuxBackend(d *Daemon) *tmuxBackend {
-	return &tmuxBackend{d: d, sessions: make(map[string]*tmuxSession), servers: make(map[string]context.CancelFunc)}
+	return &tmuxBackend{d: d, sessions: make(map[string]*tmuxSession), servers: make(map[string]context.CancelFunc), needs: newWindowNeeds()}
 }
 
 func (b *tmuxBackend) prefix() string { return "tmux:" }
@@ -162,7 +163,15 @@ func (p *tmuxPane) forget(ctx context.Context) {
 
 func (p *tmuxPane) close() {
 	p.state.Close()
+	p.b.needs.set(p, "", true)
 	p.b.releaseSession(p.key)
+}
+
+func (p *tmuxPane) showNeed(kind string) { p.b.needs.set(p, kind, false) }
+
+func (p *tmuxPane) notice(ctx context.Context, text string, bell bool) error {
+	_, err := tmux.Notice(ctx, p.client, p.info.ID, text, bell)
+	return err
 }
 
 // claim writes this daemon into the pane's @codeman-owner, unless a live
