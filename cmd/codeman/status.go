@@ -77,6 +77,10 @@ func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) err
 			d := p.Status.Decisions[n-1]
 			last, age = clip(d.String(), 70), since(now, d.At)
 		}
+		if n := p.Status.NeedsYou; n != nil {
+			// What the person is needed for says more than the last decision.
+			last, age = clip(n.Reason, 70), since(now, n.Since)
+		}
 		state := p.Status.Line
 		if state == "" {
 			state = p.Status.State

@@ -133,3 +133,27 @@ func TestPrintExplain_NotControlled(t *testing.T) {
 		}
 	}
 }
+
+// A pane that needs a person says so, and what for, in status and explain.
+func TestPrintStatus_NeedsYou(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	p := samplePane(now)
+	p.Status.Line = "needs you: permission"
+	p.Status.NeedsYou = &respawn.Need{Kind: respawn.NeedPermission, Reason: "Bash: rm -rf ./build", Since: now.Add(-90 * time.Second)}
+	var b bytes.Buffer
+	if err := printStatusTable(&b, []daemon.PaneStatus{p}, now); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"needs you: permission", "Bash: rm -rf ./build", "1m30s"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("status lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := printExplain(&b, p, now); err != nil {
+		t.Fatal(err)
+	}
+	if want := "NEEDS YOU permission for 1m30s: Bash: rm -rf ./build"; !strings.Contains(b.String(), want) {
+		t.Errorf("explain lacks %q:\n%s", want, b.String())
+	}
+}
