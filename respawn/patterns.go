@@ -118,6 +118,10 @@ type Pattern struct {
 	where region                              // rows a screen pattern is tried on
 	lit   string                              // a substring of every match: rows without it are skipped
 	find  func(b []byte, from int) (int, int) // hand matcher of a built-in stream pattern, same language as Re
+	// The byte class find starts from and how far before the new text it
+	// looks for it (anchors.go); anchorNone runs find on every chunk.
+	anchor anchor
+	reach  int
 }
 
 // Patterns is a compiled detection table: the built-in patterns followed by
@@ -257,23 +261,29 @@ func builtinPatterns() []Pattern {
 	return []Pattern{
 		// Stream patterns, on the ANSI-stripped output window.
 		{Name: "status_line_stream", Kind: PatternWorking, Stream: true, find: findStatusLine,
+			anchor: anchorEllipsis, reach: statusReach,
 			Re:  re(spinnerGlyphs + ` ` + statusWord + `…`),
 			Doc: "spinner glyph, capitalised gerund and ellipsis of the working status line: ✶ Sublimating…"},
 		{Name: "busy_footer_stream", Kind: PatternWorking, Stream: true, find: findBusyFooter,
+			anchor: anchorP, reach: busyReach,
 			Re:  re(`esc to interrupt`),
 			Doc: "footer while a turn or a tool runs: ⏸ manual mode on · esc to interrupt"},
 		{Name: "api_retry_stream", Kind: PatternWorking, Stream: true, find: findAPIRetry,
+			anchor: anchorY, reach: retryReach,
 			Re:  re(`retrying in \d{1,4}s · attempt \d{1,3}/\d{1,3}`),
 			Doc: "status line while an API call is retried: ✻ API error · retrying in 5s · attempt 1/10"},
 		{Name: "braille_spinner_stream", Kind: PatternWorking, Stream: true, find: findBrailleSpinner,
+			anchor: anchorBraille, reach: brailleReach,
 			Re:  re(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷]`),
 			Doc: "braille spinners of older Claude Code versions and of tools run by Claude"},
 		{Name: "circle_spinner_stream", Kind: PatternWorking, Stream: true, find: findCircleSpinner,
+			anchor: anchorCircle, reach: circleReach,
 			// A capital letter must follow: "◐ medium · /effort" is the idle
 			// effort indicator of 2.1 (capture 46), not a spinner.
 			Re:  re(`[◐◓◑◒] \p{Lu}`),
 			Doc: "quarter-circle spinner of older versions followed by a status word: ◐ Working"},
 		{Name: "completion_stream", Kind: PatternCompletion, Stream: true, find: findCompletion,
+			anchor: anchorF, reach: completionReach,
 			Re:  re(`✻ ` + completionVerb + ` for ` + turnDuration + `(?:[^\p{L}\p{N}]|$)`),
 			Doc: "turn completion line of any verb: ✻ Churned for 0s · done 6:47 PM"},
 

@@ -48,6 +48,7 @@ type StreamDetector struct {
 	counted  int64 // end of the text whose runes Visible has counted
 	lastWork int64 // start of the newest working match, -1 if none
 	lastDone int64 // start of the newest completion match, -1 if none
+	anchors  anchorMarks
 }
 
 // NewStreamDetector returns a detector using the stream patterns of p, or
@@ -56,7 +57,7 @@ func NewStreamDetector(p *Patterns) *StreamDetector {
 	if p == nil {
 		p = DefaultPatterns()
 	}
-	d := &StreamDetector{p: p, lastWork: -1, lastDone: -1}
+	d := &StreamDetector{p: p, lastWork: -1, lastDone: -1, anchors: newAnchorMarks()}
 	d.strip.last = '\n'
 	return d
 }
@@ -109,15 +110,20 @@ func (d *StreamDetector) scan(f *ChunkFacts) {
 	}
 	text := d.buf[:d.n]
 	fresh := int(d.scanned - d.base) // text[fresh:] is new
+	d.anchors.note(text[fresh:], d.scanned)
 	for _, i := range d.p.streamWork {
-		if p := &d.p.list[i]; p.find != nil {
+		if p := &d.p.list[i]; p.find != nil && d.anchors.near(p.anchor, p.reach, d.scanned) {
 			if s, _ := p.find(text, fresh); s >= 0 {
 				d.lastWork = max(d.lastWork, d.base+int64(s))
 			}
 		}
 	}
 	for _, i := range d.p.streamDone {
-		s, _ := d.p.list[i].findNew(text, fresh)
+		p := &d.p.list[i]
+		if !d.anchors.near(p.anchor, p.reach, d.scanned) {
+			continue
+		}
+		s, _ := p.findNew(text, fresh)
 		// A line still being written ("✻ Baked for 1m" and then " 11s")
 		// keeps its start: it is one completion, reported once.
 		if s >= 0 && d.base+int64(s) != d.lastDone {
@@ -125,7 +131,7 @@ func (d *StreamDetector) scan(f *ChunkFacts) {
 			d.lastDone = max(d.lastDone, d.base+int64(s))
 		}
 	}
-	if f.Tokens < 0 {
+	if f.Tokens < 0 && d.anchors.near(anchorK, tokensReach, d.scanned) {
 		f.Tokens = firstTokens(text, fresh)
 	}
 	f.Visible += d.countVisible()
@@ -217,6 +223,19 @@ func (l rareLiteral) index(b []byte) int {
 const (
 	retryTail = len("retrying in 1234s · attempt 123/123")
 	durTail   = len(" for 1234h 1234m 1234s 1234s") + utf8.UTFMax
+)
+
+// How far before the new text each matcher looks for its anchor byte, as
+// its first search below starts.
+var (
+	statusReach     = 0
+	busyReach       = len(litBusy.text) - 1 - litBusy.rare
+	retryReach      = retryTail - litRetry.rare
+	brailleReach    = 1
+	circleReach     = 2 + utf8.UTFMax
+	completionReach = durTail - litFor.rare
+	tokensReach     = len(litTokens.text) - 1 - litTokens.rare
+	maxReach        = max(statusReach, busyReach, retryReach, brailleReach, circleReach, completionReach, tokensReach)
 )
 
 // findStatusLine finds "✶ Sublimating…": a spinner glyph, a space, a
