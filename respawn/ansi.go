@@ -69,18 +69,7 @@ func (s *ansiStripper) strip(dst, src []byte) (read, wrote int) {
 	for i < len(src) {
 		switch s.state {
 		case stripGround:
-			n := textRun(src[i:])
-			m += copy(dst[m:], src[i:i+n])
-			if i += n; i == len(src) {
-				continue
-			}
-			if j, ok := s.wholeCSI(src, i); ok {
-				m = s.cursor(dst, m, src[j-1])
-				i = j
-				continue
-			}
-			m = s.control(dst, m, src[i])
-			i++
+			m, i = s.ground(dst, m, src, i)
 			continue
 		case stripCSI:
 			if i = s.csiParams(src, i); i == len(src) {
@@ -98,6 +87,47 @@ func (s *ansiStripper) strip(dst, src []byte) (read, wrote int) {
 	return len(src), m
 }
 
+// ground reads text and whole CSI sequences from src[i:] until the end or
+// until a sequence is left unfinished, and returns the new m and i.
+func (s *ansiStripper) ground(dst []byte, m int, src []byte, i int) (int, int) {
+	for i < len(src) {
+		var n int
+		if i+8 <= len(src) && m+8 <= len(dst) {
+			// Most runs between two escapes are a glyph or a word: they
+			// are found and copied in one word. The bytes stored past
+			// the run are overwritten later or unused.
+			x := binary.LittleEndian.Uint64(src[i:])
+			binary.LittleEndian.PutUint64(dst[m:], x)
+			if c := controlBytes(x); c != 0 {
+				n = bits.TrailingZeros64(c) / 8
+			} else {
+				n = 8 + textRun(src[i+8:])
+				copy(dst[m+8:], src[i+8:i+n])
+			}
+		} else {
+			n = textRun(src[i:])
+			copy(dst[m:], src[i:i+n])
+		}
+		m += n
+		if i += n; i == len(src) {
+			break
+		}
+		if j := wholeCSI(src, i); j > i {
+			if final := src[j-1]; final != 'm' {
+				m = s.cursor(dst, m, final, csiArg(src[i+2:j]))
+			}
+			i = j
+			continue
+		}
+		m = s.control(dst, m, src[i])
+		i++
+		if s.state != stripGround {
+			break
+		}
+	}
+	return m, i
+}
+
 // Byte masks for reading eight bytes at a time.
 const (
 	eachByte = 0x0101010101010101
@@ -109,12 +139,7 @@ const (
 func textRun(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x20 or equal to 0x7f sets its high bit in one of
-		// these (the "has less" and "has zero" word tricks); a borrow only
-		// marks bytes above a true one, so the test is exact.
-		del := x ^ (eachByte * 0x7f)
-		if ((x-eachByte*0x20)&^x|(del-eachByte)&^del)&highBits != 0 {
+		if controlBytes(binary.LittleEndian.Uint64(b[i:])) != 0 {
 			break
 		}
 	}
@@ -124,31 +149,46 @@ func textRun(b []byte) int {
 	return i
 }
 
-// wholeCSI reads a plain CSI sequence (ESC [, digits and separators, a
-// final byte) that lies wholly in src[i:], which is most of what a TUI
-// writes, in one go. It returns the end of the sequence; ok is false when
-// the sequence is cut off or not plain, for the byte-wise parser to take.
-func (s *ansiStripper) wholeCSI(src []byte, i int) (end int, ok bool) {
+// controlBytes sets the high bit of the bytes of x below 0x20 or equal to
+// 0x7f (the "has less" and "has zero" word tricks), and of no byte below
+// the first of them: a borrow only marks bytes above a true one, so the
+// lowest mark is exact.
+func controlBytes(x uint64) uint64 {
+	del := x ^ (eachByte * 0x7f)
+	return ((x-eachByte*0x20)&^x | (del-eachByte)&^del) & highBits
+}
+
+// wholeCSI returns the end of the plain CSI sequence (ESC [, digits and
+// separators, a final byte) at src[i], which is most of what a TUI writes,
+// or i when the sequence is cut off or not plain, for the byte-wise parser
+// to take.
+func wholeCSI(src []byte, i int) int {
 	if i+2 >= len(src) || src[i] != esc || src[i+1] != '[' {
-		return i, false
+		return i
 	}
-	arg, args, j := 0, 0, i+2
-	for ; j < len(src); j++ {
-		switch b := src[j]; {
-		case b >= '0' && b <= '9':
-			if args == 0 && arg < maxCSIArg {
-				arg = arg*10 + int(b-'0')
-			}
-		case b == ';' || b == ':':
-			args++
-		case b >= 0x40 && b <= 0x7e:
-			s.csiArg, s.csiArgs = arg, args
-			return j + 1, true
-		default:
-			return i, false
+	j := i + 2
+	for j < len(src) && src[j]-'0' <= ';'-'0' { // digits, ':' and ';'
+		j++
+	}
+	if j == len(src) || src[j] < 0x40 || src[j] > 0x7e {
+		return i
+	}
+	return j + 1
+}
+
+// csiArg returns the first parameter of a CSI sequence, capped at
+// maxCSIArg: the only one a cursor move reads.
+func csiArg(params []byte) int {
+	arg := 0
+	for _, c := range params {
+		if c-'0' > 9 {
+			break
+		}
+		if arg < maxCSIArg {
+			arg = arg*10 + int(c-'0')
 		}
 	}
-	return i, false
+	return arg
 }
 
 // csiParams reads the digits and separators of a CSI sequence from
@@ -266,7 +306,7 @@ func (s *ansiStripper) csi(dst []byte, m int, b byte) (int, bool) {
 	case b >= 0x40 && b <= 0x7e:
 		s.state = stripGround
 		if !s.csiOther {
-			return s.cursor(dst, m, b), false
+			return s.cursor(dst, m, b, s.csiArg), false
 		}
 	case b >= 0x80:
 		s.state = stripGround
@@ -277,8 +317,8 @@ func (s *ansiStripper) csi(dst []byte, m int, b byte) (int, bool) {
 
 // cursor applies the final byte of a plain CSI sequence: cursor moves
 // become separators, everything else (SGR, erase, modes) disappears.
-func (s *ansiStripper) cursor(dst []byte, m int, final byte) int {
-	n := max(s.csiArg, 1)
+func (s *ansiStripper) cursor(dst []byte, m int, final byte, arg int) int {
+	n := max(arg, 1)
 	switch final {
 	case 'H', 'f', 'd': // CUP, HVP, VPA: absolute row
 		sameRow := s.rowKnown && s.row == n
