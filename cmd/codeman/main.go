@@ -38,6 +38,7 @@ func newApp() *cli.App {
 			pauseCommand(),
 			resumeCommand(),
 			statusCommand(),
+			dashCommand(),
 			explainCommand(),
 			daemonCommand(),
 			hooksCommand(),

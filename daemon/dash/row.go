@@ -1,0 +1,209 @@
+package dash
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/codeman-dev/codeman/daemon"
+)
+
+// group is where a row sorts: what asks most of a person comes first.
+type group int
+
+const (
+	groupNeedsYou group = iota
+	groupWorking
+	groupIdle
+	groupWaiting
+	groupPaused
+	groupNotControlled
+)
+
+// recentWork is how long a watching pane counts as working after the
+// screen last showed Claude at work.
+const recentWork = time.Minute
+
+// row is one pane as the daemon last described it.
+type row struct {
+	st      daemon.PaneStatus
+	seq     uint64    // the request that read st: an older answer never replaces it
+	fetched time.Time // when st was read: the evidence's durations count from then
+	group   group
+	label   string // the target, with its tmux server when there are several
+}
+
+// classify puts a pane in its group. A watching pane is working while the
+// screen it was last read from showed work, or did within recentWork.
+func classify(st daemon.PaneStatus, fetched, now time.Time) group {
+	s, ev := st.Status, st.Status.Evidence
+	switch {
+	case st.Problem != "":
+		return groupNotControlled
+	case s.NeedsYou != nil:
+		return groupNeedsYou
+	case s.Paused:
+		return groupPaused
+	case s.Wait != "":
+		return groupWaiting
+	case s.State != "watching" && s.State != "stopped" && s.State != "":
+		return groupWorking // a cycle, or codeman confirming that Claude is idle
+	case ev.Working:
+		return groupWorking
+	case ev.SinceWorking > 0 && ev.SinceWorking+now.Sub(fetched) < recentWork:
+		return groupWorking
+	}
+	return groupIdle
+}
+
+// stateText is the STATE column.
+func (r *row) stateText() string {
+	switch r.group {
+	case groupNeedsYou:
+		return "needs you"
+	case groupIdle:
+		return "idle"
+	case groupWaiting:
+		return "waiting"
+	case groupPaused:
+		return "paused"
+	case groupNotControlled:
+		return "not controlled"
+	}
+	if s := r.st.Status.State; s != "watching" {
+		return strings.ReplaceAll(s, "_", " ")
+	}
+	return "working"
+}
+
+// since is when the row's state began, for the FOR column.
+func (r *row) since() time.Time {
+	s := r.st.Status
+	switch r.group {
+	case groupNeedsYou:
+		return s.NeedsYou.Since
+	case groupNotControlled:
+		return r.st.ProblemAt
+	case groupPaused:
+		// The pause is the newest decision until another one comes.
+		if n := len(s.Decisions); n > 0 && strings.HasPrefix(s.Decisions[n-1].Reason, "paused") {
+			return s.Decisions[n-1].At
+		}
+	}
+	return s.Since
+}
+
+// lastText is the LAST column: what the pane waits for when it waits,
+// else the newest decision and its reason.
+func (r *row) lastText() string {
+	s := r.st.Status
+	switch {
+	case r.group == groupNeedsYou:
+		return s.NeedsYou.String()
+	case r.group == groupNotControlled:
+		return r.st.Problem
+	case r.group == groupWaiting:
+		return s.Wait
+	case len(s.Decisions) > 0:
+		return s.Decisions[len(s.Decisions)-1].String()
+	}
+	return "-"
+}
+
+func (r *row) profile() string {
+	if r.st.Profile == "" {
+		return "default"
+	}
+	return r.st.Profile
+}
+
+// matches reports whether the row has filter (lower case) in what it
+// shows or in its address.
+func (r *row) matches(filter string) bool {
+	if filter == "" {
+		return true
+	}
+	for _, s := range []string{r.label, r.st.Pane, r.stateText(), r.profile(), r.st.Command} {
+		if strings.Contains(strings.ToLower(s), filter) {
+			return true
+		}
+	}
+	return false
+}
+
+// compareRows orders rows by group, then by what they show, then by
+// address so that the order is total.
+func compareRows(a, b *row) int {
+	return cmp.Or(cmp.Compare(a.group, b.group), strings.Compare(a.label, b.label), strings.Compare(a.st.Pane, b.st.Pane))
+}
+
+// labelRows names each row's target, prefixed with its tmux server when
+// the rows span more than one: the socket's name, or its whole path where
+// two names are alike.
+func labelRows(rows map[string]*row) {
+	sockets := map[string]bool{}
+	names := map[string]int{}
+	for _, r := range rows {
+		if s := tmuxSocket(r.st.Pane); s != "" && !sockets[s] {
+			sockets[s] = true
+			names[filepath.Base(s)]++
+		}
+	}
+	for _, r := range rows {
+		r.label = r.st.Target
+		if r.label == "" {
+			r.label = r.st.Pane
+		}
+		s := tmuxSocket(r.st.Pane)
+		if len(sockets) < 2 || s == "" {
+			continue
+		}
+		server := filepath.Base(s)
+		if names[server] > 1 {
+			server = s
+		}
+		r.label = fmt.Sprintf("[%s] %s", server, r.label)
+	}
+}
+
+// tmuxSocket returns the socket of a tmux pane address, "" for others.
+func tmuxSocket(addr string) string {
+	rest, ok := strings.CutPrefix(addr, "tmux:")
+	if i := strings.LastIndexByte(rest, ':'); ok && i > 0 {
+		return rest[:i]
+	}
+	return ""
+}
+
+// sortedRows returns the rows in display order.
+func sortedRows(rows map[string]*row) []*row {
+	out := make([]*row, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, compareRows)
+	return out
+}
+
+// duration writes how long ago t was in at most six cells: 42s, 5m03s,
+// 2h05m, 3d04h.
+func duration(now, t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Second:
+		return "now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24)
+}
