@@ -4,6 +4,12 @@
 codeman_key_option="@codeman-key"
 codeman_key_default="A"
 
+# The key (after the prefix) that opens codeman dash in a popup. W is
+# unbound in tmux's defaults; C-a is not taken, as it is the prefix or its
+# send-prefix in many configs that this plugin, loaded last, would override.
+codeman_dash_key_option="@codeman-dash-key"
+codeman_dash_key_default="W"
+
 # The profile a pane gets when enabled with the key ("" = [respawn]).
 codeman_profile_option="@codeman-profile"
 codeman_profile_default=""
