@@ -368,9 +368,17 @@ func visibleRunes(b []byte) (count, rest int) {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		// Eight bytes minus continuation bytes (10xxxxxx), spaces and
-		// newlines: every other byte starts a rune.
+		// newlines (the only bytes below 0x21 here; with every high bit
+		// set first, no byte borrows from the next): every other byte
+		// starts a rune.
+		h := x | highBits
+		blank := ^(h - eachByte*0x21) &^ x & highBits
+		if x&highBits == 0 {
+			count += 8 - bits.OnesCount64(blank)
+			continue
+		}
 		continuation := x &^ (x << 1) & highBits
-		count += 8 - bits.OnesCount64(continuation|zeroBytes(x^eachByte*' ')|zeroBytes(x^eachByte*'\n'))
+		count += 8 - bits.OnesCount64(continuation|blank)
 		for leads := maybeInvisible(x, b[i+8:]); leads != 0; leads &= leads - 1 {
 			if k := i + bits.TrailingZeros64(leads)/8; invisibleRune(b[k:min(k+3, len(b))]) {
 				count--
@@ -386,12 +394,13 @@ func visibleRunes(b []byte) (count, rest int) {
 }
 
 // maybeInvisible marks (by the high bit of each byte) the bytes of x that
-// may begin a C1 control or a Unicode space other than ' ': C2, E1 and E3
-// leads, and E2 followed by 80 or 81. next is the text after x, for an E2
+// may begin a C1 control or a Unicode space other than ' ': C0..C3 and
+// E0..E3 leads but E2 (invisibleRune sorts out C2, E1 and E3 from the
+// rest), and E2 followed by 80 or 81. next is the text after x, for an E2
 // in its last byte. Such runes are rare, so the mark is usually zero.
 func maybeInvisible(x uint64, next []byte) uint64 {
 	e2 := zeroBytes(x ^ eachByte*0xe2)
-	m := zeroBytes(x^eachByte*0xc2) | zeroBytes(x^eachByte*0xe1) | zeroBytes(x^eachByte*0xe3) |
+	m := zeroBytes(x&(eachByte*0xdc)^eachByte*0xc0)&^e2 |
 		e2&(zeroBytes((x|eachByte)^eachByte*0x81)>>8)
 	if e2>>63 != 0 && len(next) > 0 && next[0]|1 == 0x81 {
 		m |= 1 << 63

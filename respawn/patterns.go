@@ -131,6 +131,7 @@ type Patterns struct {
 	screen     []int // indexes of screen patterns, table order
 	streamWork []int // stream working patterns
 	streamDone []int // stream completion patterns
+	workRegexp []int // stream working patterns without a hand matcher
 }
 
 // List returns a copy of the table, built-in patterns first.
@@ -229,6 +230,9 @@ func newPatterns(list []Pattern) *Patterns {
 			p.screen = append(p.screen, i)
 		case q.Kind == PatternWorking:
 			p.streamWork = append(p.streamWork, i)
+			if q.find == nil {
+				p.workRegexp = append(p.workRegexp, i)
+			}
 		case q.Kind == PatternCompletion:
 			p.streamDone = append(p.streamDone, i)
 		}

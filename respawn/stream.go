@@ -147,8 +147,8 @@ func (d *StreamDetector) working() bool {
 		return true
 	}
 	window := d.buf[max(0, d.n-streamWindow):d.n]
-	for _, i := range d.p.streamWork {
-		if p := &d.p.list[i]; p.find == nil && p.Re.Match(window) {
+	for _, i := range d.p.workRegexp {
+		if d.p.list[i].Re.Match(window) {
 			return true
 		}
 	}
