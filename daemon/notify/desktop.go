@@ -1,0 +1,31 @@
+package notify
+
+import "os"
+
+// Desktop is the desktop channel: a notification on the person's desktop,
+// over the D-Bus session bus (org.freedesktop.Notifications) on Linux and
+// the BSDs, through osascript on macOS. Where it cannot be shown,
+// Available and Send say why.
+type Desktop struct {
+	getenv func(string) string
+}
+
+var (
+	_ Channel      = (*Desktop)(nil)
+	_ Availability = (*Desktop)(nil)
+)
+
+// NewDesktop returns the desktop channel, which reads the environment
+// through getenv (nil: os.Getenv) each time it looks for the desktop.
+func NewDesktop(getenv func(string) string) *Desktop {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return &Desktop{getenv: getenv}
+}
+
+// Name is "desktop".
+func (d *Desktop) Name() string { return "desktop" }
+
+// appName is how the notifications name their sender.
+const appName = "codeman"

@@ -1,0 +1,81 @@
+// Package notify tells a person that a pane needs them. The controller
+// raises a "needs you" hold on a pane (a question, a permission prompt, an
+// elicitation, a menu codeman will not answer, stuck, auth, send-failed,
+// error) and clears it when the pane goes on; the Notifier turns those
+// raises and clears into messages on the configured channels.
+//
+// It owns the policy (Notifier, with its pure core), the channels that
+// leave the machine's terminal (Command, Desktop, Webhook) and the
+// Channel interface through which the daemon adds its own (the tmux
+// one). It imports nothing of codeman but internal/childenv, so that
+// config can build its Options; it must never import daemon or config.
+//
+// Flow:
+//
+//	daemon ──Raise/Clear/Forget──> Notifier ──(core: notify_after, once per hold, renotify, rate limit)
+//	                                  │ one clockwork timer for the earliest deadline
+//	                                  └──> one worker per channel (bounded queue) ──Send──> command, desktop, url, tmux
+//
+// Raise, Clear and Forget never block: they update the core under a
+// mutex and hand due messages to the workers' queues without waiting; a
+// full queue drops the message for that channel and counts it. A
+// channel's failures are logged and kept for Status, which doctor shows.
+//
+// # Policy
+//
+// A hold notifies once it has lasted Policy.After (notify_after, 30s by
+// default: a prompt answered at once raises nothing), then again every
+// Policy.Renotify (30m) while it lasts, and, with Policy.Resolved, once
+// when it ends, if it had notified. A raise of another kind on a held
+// pane ends the old hold and starts a new one; a new reason of the same
+// kind updates the hold's text and keeps its schedule. Clear ends a hold;
+// Forget drops it without a word (the pane is gone). At most RateLimit
+// messages (10 by default) go out per minute across all panes; the rest
+// are dropped, counted, and logged once per burst, and a hold whose
+// message was dropped keeps its schedule.
+//
+// # Channels
+//
+// command runs an argv without a shell, the message as its last argument,
+// with CODEMAN_EVENT (raised, resolved or test), CODEMAN_PANE,
+// CODEMAN_TARGET, CODEMAN_KIND, CODEMAN_REASON, CODEMAN_SESSION,
+// CODEMAN_WINDOW and CODEMAN_CWD in its environment, and kills its process
+// group when it outlasts its timeout.
+//
+// desktop shows a desktop notification: over the D-Bus session bus
+// (org.freedesktop.Notifications) where there is one, with osascript on
+// macOS. Desktop.Available says why it cannot, for doctor.
+//
+// url POSTs to a webhook. The default text format speaks ntfy: the body
+// is the message text, and the Title, Priority and Tags headers carry the
+// rest. With format "json" the body is one JSON object (the ntfy headers
+// are still sent):
+//
+//	event         "raised", "resolved" or "test"
+//	title         the one-line title, as in the Title header
+//	message       the message text, the body of the text format
+//	pane          the pane's canonical address ("" in a test)
+//	target        its human name, such as "work:1.0 (%3)"
+//	kind          question, permission, elicitation, menu, stuck, auth, send-failed or error
+//	reason        the one-line reason the controller gave
+//	session       the tmux session or screen session name
+//	window        the window name
+//	cwd           the pane's working directory
+//	since         when the hold began (RFC 3339), "" in a test
+//	at            when the message was made (RFC 3339)
+//	held_seconds  how long the hold has lasted, whole seconds
+//	count         1 for a hold's first message, 2 for its first re-notification, ...; 0 for resolved and test
+//
+// A request times out after Webhook.Timeout (10s); network errors and the
+// statuses 429 and 5xx are retried, up to Retries (3) times, after a
+// backoff that starts at 1s and doubles up to 30s (a longer Retry-After
+// is honoured up to that bound).
+//
+// # Secrets in URLs
+//
+// An ntfy topic is its own password, and webhook URLs carry tokens in
+// their path, query or userinfo. Only the scheme and the host of the URL
+// are ever shown: Redact turns https://user:pw@ntfy.sh/my-topic?auth=x
+// into https://…@ntfy.sh/…?…, and every error and log line of a Webhook
+// names its URL that way.
+package notify
