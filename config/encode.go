@@ -13,11 +13,16 @@ import (
 
 // Encode prints the effective configuration of a profile ("" for
 // [respawn]) as TOML with every key: [respawn] and its two sub-tables,
-// [screen], [tmux], [checks], then the [[pattern]] tables. Parsing the
-// output gives the same configuration.
+// [screen], [tmux], [checks], [notify] (with the profile's notify keys),
+// then the [[pattern]] tables. Parsing the output gives the same
+// configuration.
 func (f *File) Encode(w io.Writer, profile string) error {
 	cfg, err := f.Profile(profile)
 	if err != nil {
+		return err
+	}
+	n := f.Notify
+	if n.NotifyPane, err = f.notifyPane(profile); err != nil {
 		return err
 	}
 	var b bytes.Buffer
@@ -28,6 +33,7 @@ func (f *File) Encode(w io.Writer, profile string) error {
 	writeTable(&b, "screen", reflect.ValueOf(f.Screen))
 	writeTable(&b, "tmux", reflect.ValueOf(f.Tmux))
 	writeTable(&b, "checks", reflect.ValueOf(f.Checks))
+	writeTable(&b, "notify", reflect.ValueOf(n))
 	for _, p := range f.Patterns {
 		fmt.Fprintf(&b, "\n[[pattern]]\nname = %s\nkind = %s\nscope = %s\nregexp = %s\n",
 			quote(p.Name), quote(p.Kind), quote(p.Scope), quoteRegexp(p.Regexp))
@@ -41,15 +47,24 @@ func (f *File) Encode(w io.Writer, profile string) error {
 func writeTable(b *bytes.Buffer, header string, v reflect.Value) {
 	fmt.Fprintf(b, "\n[%s]\n", header)
 	var subs []int
-	for i := range v.NumField() {
-		if v.Field(i).Kind() == reflect.Struct {
-			subs = append(subs, i)
-			continue
-		}
-		fmt.Fprintf(b, "%s = %s\n", tomlName(v.Type().Field(i)), formatValue(v.Field(i)))
-	}
+	writeKeys(b, v, &subs)
 	for _, i := range subs {
 		writeTable(b, header+"."+tomlName(v.Type().Field(i)), v.Field(i))
+	}
+}
+
+// writeKeys prints the keys of v, those of its embedded structs in their
+// place, and adds the indexes of its sub-tables to subs.
+func writeKeys(b *bytes.Buffer, v reflect.Value, subs *[]int) {
+	for i := range v.NumField() {
+		switch f := v.Type().Field(i); {
+		case embedded(f):
+			writeKeys(b, v.Field(i), nil) // NotifyPane: keys only
+		case f.Type.Kind() == reflect.Struct:
+			*subs = append(*subs, i)
+		default:
+			fmt.Fprintf(b, "%s = %s\n", tomlName(f), formatValue(v.Field(i)))
+		}
 	}
 }
 
@@ -64,6 +79,12 @@ func formatValue(v reflect.Value) string {
 		return strconv.FormatBool(v.Bool())
 	case v.Kind() == reflect.Int:
 		return strconv.FormatInt(v.Int(), 10)
+	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.String:
+		quoted := make([]string, v.Len())
+		for i := range quoted {
+			quoted[i] = quote(v.Index(i).String())
+		}
+		return "[" + strings.Join(quoted, ", ") + "]"
 	default:
 		panic(fmt.Sprintf("config key of unsupported type %s", v.Type()))
 	}

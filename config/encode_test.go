@@ -26,6 +26,7 @@ func TestFile_EncodeRoundTrip(t *testing.T) {
 				t.Fatalf("%s profile %q: parse printed: %v\n%s", path, profile, err, out.String())
 			}
 			if g.Respawn != want || g.Screen != f.Screen || g.Tmux != f.Tmux || g.Checks != f.Checks ||
+				!reflect.DeepEqual(g.Notify, effectiveNotify(f, profile)) ||
 				!sameConfigPatterns(g.Patterns, f.Patterns) || len(g.Profiles) != 0 {
 				t.Errorf("%s profile %q: printed config parses to %+v", path, profile, g)
 			}
@@ -51,6 +52,7 @@ func TestFile_EncodeRoundTripProperty(t *testing.T) {
 		f.Tmux.EnterRetries = rapid.IntRange(0, 10).Draw(t, "enter_retries")
 		f.Checks.ClaudePath = genConfigText(t, "claude_path", 50)
 		f.Checks.MaxConcurrent = rapid.IntRange(1, 16).Draw(t, "max_concurrent")
+		f.Notify = genConfigNotify(t)
 		f.Patterns = genConfigPatterns(t)
 		var out bytes.Buffer
 		if err := f.Encode(&out, ""); err != nil {
@@ -63,10 +65,20 @@ func TestFile_EncodeRoundTripProperty(t *testing.T) {
 		if g.Respawn != f.Respawn {
 			t.Fatalf("Respawn round trip:\n got %+v\nwant %+v\n%s", g.Respawn, f.Respawn, out.String())
 		}
-		if g.Screen != f.Screen || g.Tmux != f.Tmux || g.Checks != f.Checks || !sameConfigPatterns(g.Patterns, f.Patterns) {
+		if g.Screen != f.Screen || g.Tmux != f.Tmux || g.Checks != f.Checks || !reflect.DeepEqual(g.Notify, f.Notify) ||
+			!sameConfigPatterns(g.Patterns, f.Patterns) {
 			t.Fatalf("tables round trip: got %+v\nwant %+v\n%s", g, f, out.String())
 		}
 	})
+}
+
+// effectiveNotify is [notify] with a profile's notify keys.
+func effectiveNotify(f *config.File, profile string) config.Notify {
+	n := f.Notify
+	if p, ok := f.ProfileNotify[profile]; ok {
+		n.NotifyPane = p
+	}
+	return n
 }
 
 // sameConfigPatterns compares patterns without their lines, which differ

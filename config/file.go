@@ -25,8 +25,12 @@ type File struct {
 	Screen   Screen                    `toml:"screen"`
 	Tmux     Tmux                      `toml:"tmux"`
 	Checks   Checks                    `toml:"checks"`
+	Notify   Notify                    `toml:"notify"`
 	Patterns []respawn.PatternSpec     `toml:"pattern"`
-	Path     string                    `toml:"-"` // the file read, or that would have been read
+	// ProfileNotify are the user's [profile.NAME.notify] tables, resolved
+	// at parse time over [notify]: one for every user profile.
+	ProfileNotify map[string]NotifyPane `toml:"-"`
+	Path          string                `toml:"-"` // the file read, or that would have been read
 }
 
 // Screen is the [screen] table.
@@ -81,11 +85,13 @@ const (
 // Default returns the configuration used when there is no file.
 func Default() *File {
 	return &File{
-		Respawn:  respawn.DefaultConfig(),
-		Profiles: map[string]respawn.Config{},
-		Screen:   Screen{PollInterval: DefaultScreenPollInterval, SendPause: respawn.DefaultSendPause, EnterRetries: respawn.DefaultEnterRetries},
-		Tmux:     Tmux{SendPause: respawn.DefaultSendPause, EnterRetries: respawn.DefaultEnterRetries},
-		Checks:   Checks{MaxConcurrent: DefaultMaxConcurrentChecks},
+		Respawn:       respawn.DefaultConfig(),
+		Profiles:      map[string]respawn.Config{},
+		Screen:        Screen{PollInterval: DefaultScreenPollInterval, SendPause: respawn.DefaultSendPause, EnterRetries: respawn.DefaultEnterRetries},
+		Tmux:          Tmux{SendPause: respawn.DefaultSendPause, EnterRetries: respawn.DefaultEnterRetries},
+		Checks:        Checks{MaxConcurrent: DefaultMaxConcurrentChecks},
+		Notify:        defaultNotify(),
+		ProfileNotify: map[string]NotifyPane{},
 	}
 }
 

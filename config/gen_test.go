@@ -66,6 +66,35 @@ func genConfigText(t *rapid.T, label string, maxLen int) string {
 	return rapid.StringOfN(r, 0, maxLen, -1).Draw(t, label)
 }
 
+// genConfigNotify draws a valid [notify] table.
+func genConfigNotify(t *rapid.T) config.Notify {
+	var command []string
+	if n := rapid.IntRange(0, 3).Draw(t, "command.len"); n > 0 {
+		command = []string{"x" + genConfigText(t, "command.program", 20)}
+		for i := 1; i < n; i++ {
+			command = append(command, genConfigText(t, "command.arg", 30))
+		}
+	}
+	renotify := time.Duration(0)
+	if rapid.Bool().Draw(t, "renotify.on") {
+		renotify = genConfigDuration(t, "renotify", time.Minute, 7*24*time.Hour)
+	}
+	return config.Notify{
+		Command:            command,
+		Desktop:            rapid.Bool().Draw(t, "desktop"),
+		URL:                rapid.SampledFrom([]string{"", "https://ntfy.sh/my-topic", "http://127.0.0.1:8080/hook?token=a%20b", "https://u:p@example.com/"}).Draw(t, "url"),
+		Format:             rapid.SampledFrom([]string{"text", "json"}).Draw(t, "format"),
+		RateLimitPerMinute: rapid.IntRange(1, 600).Draw(t, "rate_limit_per_minute"),
+		NotifyPane: config.NotifyPane{
+			Enabled:        rapid.Bool().Draw(t, "enabled"),
+			NotifyAfter:    genConfigDuration(t, "notify_after", 0, 24*time.Hour),
+			Renotify:       renotify,
+			NotifyResolved: rapid.Bool().Draw(t, "notify_resolved"),
+			NotifyBell:     rapid.Bool().Draw(t, "notify_bell"),
+		},
+	}
+}
+
 func genConfigPatterns(t *rapid.T) []respawn.PatternSpec {
 	n := rapid.IntRange(0, 3).Draw(t, "patterns")
 	var specs []respawn.PatternSpec

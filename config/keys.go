@@ -23,21 +23,38 @@ func tomlName(f reflect.StructField) string {
 	return name
 }
 
-// field returns the field of struct type t whose key is key.
+// field returns the field of struct type t whose key is key, looking into
+// embedded structs as the TOML library does; its Index leads there from t.
 func field(t reflect.Type, key string) (reflect.StructField, bool) {
 	for i := range t.NumField() {
-		if f := t.Field(i); key != "" && tomlName(f) == key {
+		f := t.Field(i)
+		if embedded(f) {
+			if sub, ok := field(f.Type, key); ok {
+				sub.Index = append([]int{i}, sub.Index...)
+				return sub, true
+			}
+			continue
+		}
+		if key != "" && tomlName(f) == key {
 			return f, true
 		}
 	}
 	return reflect.StructField{}, false
 }
 
+// embedded reports whether f is an untagged embedded struct, whose keys
+// the TOML library takes as its parent's.
+func embedded(f reflect.StructField) bool {
+	return f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("toml") == ""
+}
+
 // keyNames returns the keys of struct type t, in field order.
 func keyNames(t reflect.Type) []string {
 	var names []string
 	for i := range t.NumField() {
-		if name := tomlName(t.Field(i)); name != "" {
+		if f := t.Field(i); embedded(f) {
+			names = append(names, keyNames(f.Type)...)
+		} else if name := tomlName(f); name != "" {
 			names = append(names, name)
 		}
 	}

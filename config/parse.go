@@ -57,24 +57,29 @@ type parser struct {
 // document is what the library decodes a checked file into: the tables
 // straight into a File that holds the defaults, so a key the file leaves
 // out keeps its default, and the profiles undecoded, to be laid over
-// [respawn] and their preset once [respawn] is complete.
+// [respawn] and their preset, and over [notify], once those are complete.
 type document struct {
 	Respawn *respawn.Config           `toml:"respawn"`
 	Profile map[string]toml.Primitive `toml:"profile"`
 	Screen  *Screen                   `toml:"screen"`
 	Tmux    *Tmux                     `toml:"tmux"`
 	Checks  *Checks                   `toml:"checks"`
+	Notify  *Notify                   `toml:"notify"`
 	Pattern []respawn.PatternSpec     `toml:"pattern"`
 }
 
 func (p *parser) decode(f *File) {
-	doc := document{Respawn: &f.Respawn, Screen: &f.Screen, Tmux: &f.Tmux, Checks: &f.Checks}
+	doc := document{Respawn: &f.Respawn, Screen: &f.Screen, Tmux: &f.Tmux, Checks: &f.Checks, Notify: &f.Notify}
 	md, err := toml.Decode(p.text, &doc)
+	if len(f.Notify.Command) == 0 { // `command = []` is no command, as no key is
+		f.Notify.Command = nil
+	}
 	for name, table := range doc.Profile {
-		c := f.Respawn
-		applyPreset(name, &c)
-		err = errors.Join(err, md.PrimitiveDecode(table, &c)) // keys the table leaves out keep their value
-		f.Profiles[name] = c
+		pt := profileTable{Config: f.Respawn, Notify: f.Notify.NotifyPane}
+		applyPreset(name, &pt.Config)
+		err = errors.Join(err, md.PrimitiveDecode(table, &pt)) // keys the table leaves out keep their value
+		f.Profiles[name] = pt.Config
+		f.ProfileNotify[name] = pt.Notify
 	}
 	if err != nil { // checkTable lets through nothing the library refuses
 		p.errs = append(p.errs, &Error{File: p.name, Err: err})
@@ -118,7 +123,7 @@ func (p *parser) checkValue(path toml.Key, v any, t reflect.Type) {
 		} else {
 			p.fail(path, v, fmt.Errorf("expected a table, got %s", describe(v)))
 		}
-	case reflect.Map: // [profile.NAME]
+	case reflect.Map: // [profile.NAME], which holds a profileTable
 		m, ok := v.(map[string]any)
 		if !ok {
 			p.fail(path, v, fmt.Errorf("expected a table, got %s", describe(v)))
@@ -130,10 +135,14 @@ func (p *parser) checkValue(path toml.Key, v any, t reflect.Type) {
 				p.fail(key, m[name], errors.New("profile names may use only letters, digits, '_' and '-'"))
 				continue
 			}
-			p.checkValue(key, m[name], t.Elem())
+			p.checkValue(key, m[name], reflect.TypeFor[profileTable]())
 		}
-	case reflect.Slice: // [[pattern]]
-		p.checkPatterns(path, v, t.Elem())
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.String { // command
+			p.checkStrings(path, v)
+		} else { // [[pattern]]
+			p.checkPatterns(path, v, t.Elem())
+		}
 	default:
 		if err := checkScalar(v, t); err != nil {
 			p.fail(path, v, err)
@@ -144,6 +153,15 @@ func (p *parser) checkValue(path toml.Key, v any, t reflect.Type) {
 // validProfileName keeps profile names to TOML's bare-key characters, so
 // they need no quoting in the file, on a command line or in a tmux option.
 var validProfileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
+
+// checkStrings checks an array of strings.
+func (p *parser) checkStrings(path toml.Key, v any) {
+	a, ok := v.([]any)
+	if ok && !slices.ContainsFunc(a, func(e any) bool { _, isString := e.(string); return !isString }) {
+		return
+	}
+	p.fail(path, v, fmt.Errorf(`expected an array of strings such as ["notify-send", "codeman"], got %s`, describe(v)))
+}
 
 // checkPatterns checks the [[pattern]] tables, or an inline array of
 // tables, each of type t.
@@ -181,12 +199,15 @@ func unknownKey(table toml.Key, key string, t reflect.Type) error {
 	if len(table) == 0 && (slices.Contains(keyNames(reflect.TypeFor[respawn.Config]()), key) || strings.HasPrefix(key, "ai_")) {
 		return errors.New("unknown key (it belongs in [respawn])")
 	}
+	if t == reflect.TypeFor[NotifyPane]() && slices.Contains(keyNames(reflect.TypeFor[Notify]()), key) {
+		return errors.New("unknown key (channels and the rate limit are the daemon's: it belongs in [notify])")
+	}
 	return errors.New("unknown key" + didYouMean(key, keyNames(t)))
 }
 
 // validate checks the values of every table once all are decoded.
-// Profiles are checked only when [respawn] is valid, so one mistake there
-// is reported once.
+// Profiles are checked only when [respawn] (or [notify]) is valid, so one
+// mistake there is reported once.
 func (p *parser) validate(f *File) {
 	base := problem(f.Respawn)
 	p.invalid(toml.Key{"respawn"}, base)
@@ -198,6 +219,13 @@ func (p *parser) validate(f *File) {
 	p.invalid(toml.Key{"screen"}, f.Screen.problem())
 	p.invalid(toml.Key{"tmux"}, f.Tmux.problem())
 	p.invalid(toml.Key{"checks"}, f.Checks.problem())
+	notifyBase := f.Notify.problem()
+	p.invalid(toml.Key{"notify"}, notifyBase)
+	for name, n := range f.ProfileNotify {
+		if notifyBase == nil {
+			p.invalid(toml.Key{"profile", name, "notify"}, n.problem())
+		}
+	}
 	p.validatePatterns(f.Patterns)
 }
 

@@ -1,0 +1,199 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/codeman-dev/codeman/daemon/notify"
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// Notify is the [notify] table: where the notifications of panes that
+// need a person go (the channels and the rate limit are the daemon's, one
+// set for all panes), and when (the keys of NotifyPane, which a profile
+// may override in [profile.NAME.notify]).
+type Notify struct {
+	// Command is an argv run for each message, without a shell, the
+	// message as its last argument; empty: none.
+	Command []string `toml:"command"`
+	// Desktop shows desktop notifications. Default false.
+	Desktop bool `toml:"desktop"`
+	// URL is a webhook (ntfy topic URL or any other) that gets an HTTP
+	// POST of each message; "": none.
+	URL string `toml:"url"`
+	// Format is the webhook's body: "text" (ntfy's) or "json". Default
+	// "text".
+	Format string `toml:"format"`
+	// RateLimitPerMinute bounds the messages sent per minute, all panes
+	// together, 1..600. Default 10.
+	RateLimitPerMinute int `toml:"rate_limit_per_minute"`
+	NotifyPane
+}
+
+// NotifyPane holds the keys of [notify] that a profile may override, in
+// [profile.NAME.notify]: when a pane's holds notify.
+type NotifyPane struct {
+	// Enabled false sends nothing for these panes, the tmux channel's
+	// messages included; `codeman notify test` still tests the channels.
+	// Default true.
+	Enabled bool `toml:"enabled"`
+	// NotifyAfter is how long a hold lasts before it notifies, 0..24h.
+	// Default 30s.
+	NotifyAfter time.Duration `toml:"notify_after"`
+	// Renotify is how often a lasting hold notifies again: 0 (never) or
+	// 1m..7d. Default 30m.
+	Renotify time.Duration `toml:"renotify"`
+	// NotifyResolved also tells when a hold that notified ends. Default
+	// false.
+	NotifyResolved bool `toml:"notify_resolved"`
+	// NotifyBell lets the tmux channel ring the bell. Default true.
+	NotifyBell bool `toml:"notify_bell"`
+}
+
+// profileTable is what a [profile.NAME] table holds: keys of [respawn]
+// and a notify sub-table.
+type profileTable struct {
+	respawn.Config
+	Notify NotifyPane `toml:"notify"`
+}
+
+// Limits of the [notify] keys.
+const (
+	maxNotifyAfter  = 24 * time.Hour
+	minRenotify     = time.Minute
+	maxRenotify     = 7 * 24 * time.Hour
+	maxRateLimit    = 600
+	maxCommandChars = 4096
+)
+
+// defaultNotify is [notify] when the file sets none of it.
+func defaultNotify() Notify {
+	p := notify.DefaultPolicy()
+	return Notify{
+		Format:             "text",
+		RateLimitPerMinute: notify.DefaultRateLimit,
+		NotifyPane: NotifyPane{Enabled: !p.Muted, NotifyAfter: p.After, Renotify: p.Renotify,
+			NotifyResolved: p.Resolved, NotifyBell: p.Bell},
+	}
+}
+
+// NotifyOptions returns the options of the daemon's notify.Notifier:
+// the channels and rate limit of [notify], and its per-pane keys as the
+// policy of panes without a profile. The caller adds its Clock, Log and
+// extra channels.
+func (f *File) NotifyOptions() notify.Options {
+	n := f.Notify
+	return notify.Options{
+		Command:   n.Command,
+		Desktop:   n.Desktop,
+		URL:       n.URL,
+		Format:    n.Format,
+		Policy:    n.NotifyPane.policy(),
+		RateLimit: n.RateLimitPerMinute,
+	}
+}
+
+// NotifyPolicy returns the notification policy of a profile's panes:
+// [notify] overlaid by [profile.NAME.notify]; "" is [notify]'s.
+func (f *File) NotifyPolicy(profile string) (notify.Policy, error) {
+	p, err := f.notifyPane(profile)
+	if err != nil {
+		return notify.Policy{}, err
+	}
+	return p.policy(), nil
+}
+
+// notifyPane returns a profile's per-pane notify keys.
+func (f *File) notifyPane(profile string) (NotifyPane, error) {
+	if _, err := f.Profile(profile); err != nil {
+		return NotifyPane{}, err
+	}
+	if p, ok := f.ProfileNotify[profile]; ok {
+		return p, nil
+	}
+	return f.Notify.NotifyPane, nil // "", or a built-in preset the user did not override
+}
+
+func (p NotifyPane) policy() notify.Policy {
+	return notify.Policy{After: p.NotifyAfter, Renotify: p.Renotify, Resolved: p.NotifyResolved,
+		Bell: p.NotifyBell, Muted: !p.Enabled}
+}
+
+// problem returns the first invalid key of [notify].
+func (n Notify) problem() *keyProblem {
+	return firstProblem(
+		commandProblem("command", n.Command),
+		urlProblem("url", n.URL),
+		formatProblem("format", n.Format),
+		intProblem("rate_limit_per_minute", n.RateLimitPerMinute, 1, maxRateLimit),
+		n.NotifyPane.problem(),
+	)
+}
+
+// problem returns the first invalid key of a NotifyPane.
+func (p NotifyPane) problem() *keyProblem {
+	return firstProblem(
+		durationProblem("notify_after", p.NotifyAfter, 0, maxNotifyAfter),
+		renotifyProblem("renotify", p.Renotify),
+	)
+}
+
+func commandProblem(key string, argv []string) *keyProblem {
+	if len(argv) == 0 {
+		return nil
+	}
+	if strings.TrimSpace(argv[0]) == "" {
+		return &keyProblem{key: key, reason: "must start with the program to run, not an empty string"}
+	}
+	n := 0
+	for _, arg := range argv {
+		n += len(arg)
+		if strings.ContainsFunc(arg, func(r rune) bool { return r == 0 }) {
+			return &keyProblem{key: key, reason: "must not contain a NUL character"}
+		}
+	}
+	if n > maxCommandChars {
+		return &keyProblem{key: key, reason: fmt.Sprintf("must be at most %d bytes in all, not %d", maxCommandChars, n)}
+	}
+	return nil
+}
+
+// urlProblem checks a webhook URL; its reasons never quote the URL,
+// whose path and query are secrets.
+func urlProblem(key, raw string) *keyProblem {
+	if raw == "" {
+		return nil
+	}
+	if strings.ContainsFunc(raw, unicode.IsSpace) {
+		return &keyProblem{key: key, reason: "must not contain spaces"}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return &keyProblem{key: key, reason: "is not a URL"}
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return &keyProblem{key: key, reason: `must start with "https://" or "http://"`}
+	}
+	if u.Host == "" {
+		return &keyProblem{key: key, reason: "must name a host"}
+	}
+	return nil
+}
+
+func formatProblem(key, format string) *keyProblem {
+	if format == "text" || format == "json" {
+		return nil
+	}
+	return &keyProblem{key: key, reason: fmt.Sprintf(`must be "text" or "json", not %q`, format)}
+}
+
+func renotifyProblem(key string, d time.Duration) *keyProblem {
+	if d == 0 || d >= minRenotify && d <= maxRenotify {
+		return nil
+	}
+	return &keyProblem{key: key, reason: fmt.Sprintf("must be 0 (never) or between %s and %s, not %s",
+		formatDuration(minRenotify), formatDuration(maxRenotify), formatDuration(d))}
+}
