@@ -50,6 +50,7 @@ func newApp() *cli.App {
 			demoCommand(),
 			configCommand(),
 			doctorCommand(),
+			notifyCommand(),
 			versionCommand(),
 			simClaudeCommand(),
 		},

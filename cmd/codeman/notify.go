@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/daemon/notify"
+)
+
+func notifyCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "notify",
+		Usage: "the notifications of panes that need a person",
+		Subcommands: []*cli.Command{
+			{
+				Name:   "test",
+				Usage:  "send a test message through every channel of [notify] in the config file",
+				Flags:  []cli.Flag{profileFlag},
+				Action: notifyTest,
+			},
+		},
+	}
+}
+
+// notifyTest sends a test message through every configured channel at
+// once and prints one line per channel.
+func notifyTest(c *cli.Context) error {
+	file, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	profile := c.String(profileFlag.Name)
+	policy, err := file.NotifyPolicy(profile) // an unknown profile is an error here too
+	if err != nil {
+		return err
+	}
+	chans, err := file.NotifyOptions().Channels()
+	if err != nil {
+		return fmt.Errorf("%s: %w", file.Path, err)
+	}
+	if len(chans) == 0 {
+		return errors.New("no notification channel is configured\n" + notifyHelp(file.Path))
+	}
+	w := c.App.Writer
+	if policy.Muted {
+		fmt.Fprintf(w, "note: %s sends no notification (enabled = false); testing the channels anyway\n", profileName(profile))
+	}
+	failed := 0
+	for _, r := range notify.Test(c.Context, chans, notify.TestMessage(time.Now())) {
+		if r.Err != nil {
+			failed++
+			fmt.Fprintf(w, "%s: error: %v\n", r.Channel, r.Err)
+		} else {
+			fmt.Fprintf(w, "%s: ok\n", r.Channel)
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d notification %s failed", failed, len(chans), plural(len(chans), "channel", "channels"))
+	}
+	return nil
+}
+
+// notifyHelp says how to configure a channel.
+func notifyHelp(path string) string {
+	return "Try: add a [notify] table to " + path + ` with one or more of:
+  [notify]
+  desktop = true                         # a desktop notification
+  url = "https://ntfy.sh/YOUR-TOPIC"     # an ntfy topic or any webhook (format = "json" for a JSON body)
+  command = ["notify-send", "codeman"]   # any program, run without a shell; the message is its last argument`
+}
+
+// profileName names a profile for a message: "" is [notify] itself.
+func profileName(profile string) string {
+	if profile == "" {
+		return "[notify]"
+	}
+	return "profile " + profile
+}
