@@ -165,6 +165,7 @@ func (d *Daemon) watchConfig(ctx context.Context) {
 			case ev := <-w.Events:
 				if filepath.Base(ev.Name) == name && ev.Op&(fsnotify.Write|fsnotify.Create|fsnotify.Rename) != 0 {
 					d.retryFailed(ctx)
+					d.notes.load()
 				}
 			}
 		}

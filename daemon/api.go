@@ -48,7 +48,7 @@ func (d *Daemon) handleHealth(w http.ResponseWriter, r *http.Request) {
 	d.mu.Unlock()
 	writeJSON(w, http.StatusOK, Health{
 		PID: os.Getpid(), Version: d.opts.Version, Socket: d.opts.Paths.Socket, Owner: d.me.String(),
-		Panes: n, Controllers: int(d.controllers.Load()), NotAdopted: failed,
+		Panes: n, Controllers: int(d.controllers.Load()), NotAdopted: failed, Notify: d.notes.status(),
 	})
 }
 

@@ -85,6 +85,8 @@ type Health struct {
 	Panes       int    `json:"panes"`       // panes controlled
 	Controllers int    `json:"controllers"` // controller loops running; equal to Panes but for a moment
 	NotAdopted  int    `json:"not_adopted"` // enabled panes not controlled
+	// Notify is how the notifications of panes that need a person fare.
+	Notify NotifyStatus `json:"notify"`
 }
 
 // apiError is the body of every error response.

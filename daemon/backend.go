@@ -75,6 +75,9 @@ type paneBackend interface {
 	// notice tells the people looking at the pane's session: text on
 	// their status or message line, and a bell where the multiplexer can.
 	notice(ctx context.Context, text string, bell bool) error
+	// place says where the pane is: its session, window and working
+	// directory, each "" when unknown.
+	place(ctx context.Context) place
 	// close releases the pane's resources.
 	close()
 }

@@ -64,6 +64,7 @@ type Daemon struct {
 	locks       *addrLocks
 	controllers atomic.Int64 // controller loops running
 	recs        recorders    // recordings of panes, for their hook markers
+	notes       *notifications
 
 	mu     sync.Mutex
 	panes  map[string]*pane
@@ -91,6 +92,7 @@ func New(opts Options) *Daemon {
 		opts: opts, log: opts.Logger, hub: newHub(), me: newOwner(), locks: newAddrLocks(),
 		panes: make(map[string]*pane), failed: make(map[string]*failedPane), adopted: make(chan struct{}),
 	}
+	d.notes = newNotifications(d)
 	d.tmux = newTmuxBackend(d)
 	d.backends = []backend{d.tmux, newScreenBackend(d)}
 	return d
@@ -114,6 +116,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	defer cancel()
 	d.ctx = ctx
 	d.setupChecker()
+	d.notes.load()
+	defer d.notes.close() // after the controllers: their last messages may still go out
 	stopHistory := d.startHistory() // before the API and adoption, whose events it keeps
 
 	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}

@@ -93,6 +93,7 @@ func (d *Doctor) checkDaemon(st daemonState) []Check {
 		return d.checkNoDaemon(st)
 	}
 	checks := []Check{d.checkHealth(st), d.checkDaemonVersion(st.health)}
+	checks = append(checks, checkNotify(st.health.Notify)...)
 	return append(checks, d.checkPanes(st)...)
 }
 

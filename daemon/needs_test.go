@@ -2,12 +2,16 @@ package daemon
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/simclaude"
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -17,9 +21,17 @@ import (
 // stream; answering it clears them all, and nothing was typed into it.
 func TestDaemon_NeedsYouRaisedAndCleared(t *testing.T) {
 	t.Parallel()
-	r := newRig(t)
+	r := setupRig(t, tmuxtest.NewServer(t), true)
+	notified := filepath.Join(t.TempDir(), "notified")
+	script := filepath.Join(t.TempDir(), "notify.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s %s %s %s|%s\\n' \"$CODEMAN_EVENT\" \"$CODEMAN_KIND\" \"$CODEMAN_SESSION\" \"$CODEMAN_CWD\" \"$1\" >> "+notified+"\n"), 0o700)
+	cfg, _ := os.ReadFile(r.config)
+	cfg = append(cfg, fmt.Sprintf("\n[notify]\ncommand = [%q]\nnotify_after = \"0s\"\nnotify_resolved = true\n", script)...)
+	os.WriteFile(r.config, cfg, 0o600)
+	r.start()
 	addr, log := r.session("ask", "ask me a question about the database")
 	pane := strings.TrimPrefix(addr, "tmux:"+r.tmux.Socket()+":")
+	client := r.tmux.AttachClient("ask")
 
 	var mu sync.Mutex
 	var events []Event
@@ -50,6 +62,13 @@ func TestDaemon_NeedsYouRaisedAndCleared(t *testing.T) {
 		t.Errorf("need reason %q does not say what is asked", st.Status.NeedsYou.Reason)
 	}
 
+	cwd, _ := os.Getwd()
+	r.waitFor("the notification command run and the notice on the person's terminal", 10*time.Second, func() bool {
+		out, _ := os.ReadFile(notified)
+		return strings.Contains(string(out), "raised question ask "+cwd+"|ask:0.0 (%0) needs you (question") &&
+			strings.Contains(client.Output(), "codeman: ask:0.0 (%0) needs you") && strings.Contains(client.Output(), "\a")
+	})
+
 	// A person answers: Enter picks the first option.
 	r.tmux.Tmux("send-keys", "-t", pane, "Enter")
 	r.waitFor("the need cleared", 30*time.Second, func() bool {
@@ -66,6 +85,11 @@ func TestDaemon_NeedsYouRaisedAndCleared(t *testing.T) {
 		}
 		return raised && resolved
 	})
+	r.waitFor("the resolution told", 10*time.Second, func() bool {
+		out, _ := os.ReadFile(notified)
+		return strings.Contains(string(out), "resolved question ask")
+	})
+
 	// The one key the question got is the person's.
 	entries, err := simclaude.ReadLog(log)
 	if err != nil {

@@ -245,6 +245,7 @@ func (d *Daemon) releaseLocked(p *pane, reason string, forget bool) {
 		delete(d.panes, p.addr)
 	}
 	d.mu.Unlock()
+	d.notes.release(p.addr)
 	p.ctrl.Stop()
 	p.unsub()
 	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)

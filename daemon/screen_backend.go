@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -187,6 +188,19 @@ func (p *screenPane) forget(ctx context.Context) {
 // showNeed shows nothing: screen windows have no options a status line
 // could read. The pane's status and the notices say it.
 func (p *screenPane) showNeed(string) {}
+
+// place names the session and window as screen -ls and -p do; the
+// directory is that of the window's program, where it is known.
+func (p *screenPane) place(context.Context) place {
+	pl := place{session: p.w.Session, window: p.w.Window}
+	if _, name, ok := strings.Cut(p.w.Session, "."); ok {
+		pl.session = name
+	}
+	if p.proc != nil {
+		pl.cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", p.proc.PID))
+	}
+	return pl
+}
 
 // notice ignores bell: screen rings no bell on demand.
 func (p *screenPane) notice(ctx context.Context, text string, _ bool) error {

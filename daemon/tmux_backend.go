@@ -169,6 +169,18 @@ func (p *tmuxPane) close() {
 
 func (p *tmuxPane) showNeed(kind string) { p.b.needs.set(p, kind, false) }
 
+func (p *tmuxPane) place(ctx context.Context) place {
+	out, err := p.client.Run(ctx, "display-message", "-p", "-t", p.info.ID, "#{session_name}\t#{window_name}\t#{pane_current_path}")
+	if err != nil {
+		return place{session: p.info.Session, window: p.info.Window}
+	}
+	f := strings.SplitN(strings.TrimRight(out, "\n"), "\t", 3)
+	for len(f) < 3 {
+		f = append(f, "")
+	}
+	return place{session: f[0], window: f[1], cwd: f[2]}
+}
+
 func (p *tmuxPane) notice(ctx context.Context, text string, bell bool) error {
 	_, err := tmux.Notice(ctx, p.client, p.info.ID, text, bell)
 	return err
