@@ -117,7 +117,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.ctx = ctx
 	d.setupChecker()
 	d.notes.load()
-	defer d.notes.close() // after the controllers: their last messages may still go out
+	defer d.notes.close()           // after the controllers: their last messages may still go out
 	stopHistory := d.startHistory() // before the API and adoption, whose events it keeps
 
 	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
