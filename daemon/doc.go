@@ -29,6 +29,11 @@
 // daemon runs per user and host: its lock lives in the state dir, not in
 // the runtime dir, and names the socket it listens on.
 //
+// A pane's need for a person (respawn.Need) goes to the event stream, the
+// tmux window option @codeman-needs and the notifications (notify, with
+// the status line of the pane's session as one more channel). Every event
+// is also kept in the pane's history (history), across restarts.
+//
 // The package imports tmux, screen, hooks, config, respawn (and
 // respawn/aicheck), the simulated Claude Code session the demo runs, and
 // internal/childenv for the demo's environment;
