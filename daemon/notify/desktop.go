@@ -26,6 +26,3 @@ func NewDesktop(getenv func(string) string) *Desktop {
 
 // Name is "desktop".
 func (d *Desktop) Name() string { return "desktop" }
-
-// appName is how the notifications name their sender.
-const appName = "codeman"

@@ -13,8 +13,10 @@ import (
 	"github.com/godbus/dbus/v5"
 )
 
-// The freedesktop notification service.
+// The freedesktop notification service, and how its notifications name
+// their sender.
 const (
+	appName       = "codeman"
 	notifyService = "org.freedesktop.Notifications"
 	notifyPath    = dbus.ObjectPath("/org/freedesktop/Notifications")
 	notifyMethod  = notifyService + ".Notify"

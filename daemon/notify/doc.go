@@ -66,10 +66,10 @@
 //	held_seconds  how long the hold has lasted, whole seconds
 //	count         1 for a hold's first message, 2 for its first re-notification, ...; 0 for resolved and test
 //
-// A request times out after Webhook.Timeout (10s); network errors and the
-// statuses 429 and 5xx are retried, up to Retries (3) times, after a
-// backoff that starts at 1s and doubles up to 30s (a longer Retry-After
-// is honoured up to that bound).
+// A request times out after WebhookOptions.Timeout (10s); network errors
+// and the statuses 429 and 5xx are retried, up to Retries (3) times, after
+// a backoff that starts at 1s and doubles up to MaxBackoff, 30s (a longer
+// Retry-After is honoured up to that bound). Other statuses fail at once.
 //
 // # Secrets in URLs
 //
