@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync"
 
 	"github.com/codeman-dev/codeman/config"
@@ -42,6 +43,16 @@ func (ns *notifications) load() {
 	} else {
 		opts = file.NotifyOptions()
 	}
+	ns.mu.Lock()
+	same := ns.n != nil && err == nil && ns.file != nil && sameNotify(ns.file, file)
+	if same {
+		// An edit elsewhere in the file: the holds keep their schedules.
+		ns.file = file
+	}
+	ns.mu.Unlock()
+	if same {
+		return
+	}
 	opts.Clock = d.opts.Clock
 	opts.Log = func(msg string, args ...any) { d.log.Warn(msg, args...) }
 	opts.Getenv = d.opts.Env
@@ -71,6 +82,11 @@ func (ns *notifications) load() {
 	if old != nil {
 		old.Close()
 	}
+}
+
+// sameNotify reports whether two configs notify alike.
+func sameNotify(a, b *config.File) bool {
+	return reflect.DeepEqual(a.Notify, b.Notify) && reflect.DeepEqual(a.ProfileNotify, b.ProfileNotify)
 }
 
 // policy is the notification policy of a pane's profile; nil (the
