@@ -70,7 +70,7 @@ func (m *Model) columns() columns {
 	if m.width >= 70 {
 		c.profile = min(profile, 14)
 	}
-	c.target = min(label, max(12, m.width/4))
+	c.target = min(label, max(12, m.width*2/5))
 	used := markerWidth + c.target + 1 + c.state + 1 + c.dur + 1 + c.cycles + 1
 	if c.profile > 0 {
 		used += 1 + c.profile
