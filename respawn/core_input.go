@@ -255,7 +255,11 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 	case HookPlanApproval:
 		c.hooks.planAt = now
 	case HookPermissionPrompt:
-		c.hooks.permission, c.hooks.permissionText = now, joinNonEmpty(": ", h.Tool, h.Detail)
+		if text := joinNonEmpty(": ", h.Tool, h.Detail); text != "" || c.hooks.permission.IsZero() {
+			// Claude's reminder a few seconds later names no tool.
+			c.hooks.permissionText = text
+		}
+		c.hooks.permission = now
 	case HookElicitation:
 		c.hooks.elicitation, c.hooks.elicitationText = now, joinNonEmpty(": ", h.Detail, h.Message)
 	case HookClearFinished:

@@ -66,6 +66,10 @@ func TestNeed_Permission(t *testing.T) {
 	h.screen = permissionScreen()
 	h.hook(HookPermissionPrompt, func(k *Hook) { k.Tool, k.Detail = "Bash", "rm -rf ./build-output" })
 	h.wantNeed(NeedPermission, "Bash: rm -rf ./build-output")
+	// Claude's reminder names nothing; what is asked stays known.
+	h.advance(6 * time.Second)
+	h.hook(HookPermissionPrompt, func(k *Hook) { k.Message = "Claude needs your permission" })
+	h.wantNeed(NeedPermission, "Bash: rm -rf ./build-output")
 	h.hook(HookToolFinished, func(k *Hook) { k.Tool = "Bash" })
 	h.work(time.Second)
 	h.wantNeed("", "")

@@ -41,17 +41,18 @@ type AttachedClient struct {
 }
 
 // SessionClients lists the clients attached to the session that holds
-// paneID.
+// paneID, but control-mode clients (codeman's own among them): nobody
+// reads their status line.
 func SessionClients(ctx context.Context, r Runner, paneID string) ([]AttachedClient, error) {
-	out, err := r.Run(ctx, "list-clients", "-t", paneID, "-F", "#{client_name}\t#{client_tty}")
+	out, err := r.Run(ctx, "list-clients", "-t", paneID, "-F", "#{client_name}\t#{client_tty}\t#{client_control_mode}")
 	if err != nil {
 		return nil, fmt.Errorf("list the clients of pane %s: %w", paneID, err)
 	}
 	var cs []AttachedClient
 	for line := range strings.SplitSeq(strings.TrimRight(out, "\n"), "\n") {
-		name, tty, ok := strings.Cut(line, "\t")
-		if ok && name != "" {
-			cs = append(cs, AttachedClient{Name: name, TTY: tty})
+		f := strings.Split(line, "\t")
+		if len(f) == 3 && f[0] != "" && f[2] != "1" {
+			cs = append(cs, AttachedClient{Name: f[0], TTY: f[1]})
 		}
 	}
 	return cs, nil

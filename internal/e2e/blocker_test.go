@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
@@ -27,6 +29,8 @@ type blockerCase struct {
 	// silent: the pane prints nothing while the dialog is open, so
 	// codeman's fallback timers fire and its blocker check must stop them.
 	silent bool
+	need   string // the kind of the pane's need for a person
+	asks   string // what the need's reason names
 }
 
 var blockerCases = []blockerCase{
@@ -45,6 +49,8 @@ var blockerCases = []blockerCase{
 		marker: "Enter to select",
 		tool:   "AskUserQuestion",
 		silent: true,
+		need:   "question",
+		asks:   "Which database should the project use?",
 	},
 	{
 		name:   "Permission",
@@ -58,15 +64,23 @@ var blockerCases = []blockerCase{
 		// The pending tool call's bullet blinks every 0.6 s above the
 		// prompt, so output never stops and no silence timer fires.
 		silent: false,
+		need:   "permission",
+		asks:   "Bash: rm -rf ./build-output",
 	},
 }
 
 // A question picker and a Bash permission prompt are left alone, however
 // long they stay open: nothing is typed, nothing reaches the model, and
 // explain names the blocker. Both panes share one daemon.
+//
+// Each raises its need for a person with what it asks, a webhook on
+// loopback gets exactly one notification for it, and answering it, as a
+// person would, clears the need.
 func TestBlockers_LeftAlone(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
+	hook := newWebhook(t)
+	r.appendConfig(fmt.Sprintf("\n[notify]\nurl = %q\nformat = \"json\"\nnotify_after = \"2s\"\n", hook.URL()))
 	r.startDaemon(nil)
 	for _, bc := range blockerCases {
 		t.Run(bc.name, func(t *testing.T) {
@@ -122,7 +136,20 @@ func TestBlockers_LeftAlone(t *testing.T) {
 			if st.Status.Cycles != 0 {
 				t.Errorf("%d cycle(s) started", st.Status.Cycles)
 			}
+			n := st.Status.NeedsYou
+			if n == nil || string(n.Kind) != bc.need || !strings.Contains(n.Reason, bc.asks) {
+				t.Errorf("needs you = %+v, want %s naming %q", n, bc.need, bc.asks)
+			}
+			if got := hook.raised(c.Address()); len(got) != 1 || got[0].Kind != bc.need || !strings.Contains(got[0].Reason, bc.asks) {
+				t.Errorf("webhook got %+v for the pane, want one %s notification naming %q", got, bc.need, bc.asks)
+			}
 			c.checkTimeline()
+
+			// A person answers with the first option: the need ends.
+			c.SendKeys("Enter")
+			r.waitPane(c, "the need cleared after the answer", 30*time.Second, func(st daemon.PaneStatus) bool {
+				return st.Status.NeedsYou == nil
+			})
 		})
 	}
 }
