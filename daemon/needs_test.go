@@ -13,6 +13,7 @@ import (
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
 )
 
@@ -21,14 +22,7 @@ import (
 // stream; answering it clears them all, and nothing was typed into it.
 func TestDaemon_NeedsYouRaisedAndCleared(t *testing.T) {
 	t.Parallel()
-	r := setupRig(t, tmuxtest.NewServer(t), true)
-	notified := filepath.Join(t.TempDir(), "notified")
-	script := filepath.Join(t.TempDir(), "notify.sh")
-	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s %s %s %s|%s\\n' \"$CODEMAN_EVENT\" \"$CODEMAN_KIND\" \"$CODEMAN_SESSION\" \"$CODEMAN_CWD\" \"$1\" >> "+notified+"\n"), 0o700)
-	cfg, _ := os.ReadFile(r.config)
-	cfg = append(cfg, fmt.Sprintf("\n[notify]\ncommand = [%q]\nnotify_after = \"0s\"\nnotify_resolved = true\n", script)...)
-	os.WriteFile(r.config, cfg, 0o600)
-	r.start()
+	r, notified := notifyingRig(t)
 	addr, log := r.session("ask", "ask me a question about the database")
 	pane := strings.TrimPrefix(addr, "tmux:"+r.tmux.Socket()+":")
 	client := r.tmux.AttachClient("ask")
@@ -104,4 +98,53 @@ func TestDaemon_NeedsYouRaisedAndCleared(t *testing.T) {
 	if keys != 1 {
 		t.Fatalf("the question got %d inputs, want the person's one Enter: %+v", keys, entries)
 	}
+}
+
+// notifyingRig is a rig whose [notify] command, run at once for every
+// hold and resolution, appends "EVENT KIND SESSION CWD|MESSAGE" lines to
+// the file notified.
+func notifyingRig(t *testing.T) (r *rig, notified string) {
+	t.Helper()
+	r = setupRig(t, tmuxtest.NewServer(t), true)
+	notified = filepath.Join(t.TempDir(), "notified")
+	script := filepath.Join(t.TempDir(), "notify.sh")
+	body := "#!/bin/sh\nprintf '%s %s %s %s|%s\\n' \"$CODEMAN_EVENT\" \"$CODEMAN_KIND\" \"$CODEMAN_SESSION\" \"$CODEMAN_CWD\" \"$1\" >> " + notified + "\n"
+	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := os.ReadFile(r.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, fmt.Sprintf("\n[notify]\ncommand = [%q]\nnotify_after = \"0s\"\nnotify_resolved = true\n", script)...)
+	if err := os.WriteFile(r.config, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.start()
+	return r, notified
+}
+
+// A question in a GNU screen window raises its need too: the command is
+// run with the session's name, and the window's message line is told.
+func TestDaemon_ScreenNeedsYou(t *testing.T) {
+	t.Parallel()
+	r, notified := notifyingRig(t)
+	addr, log := r.screenSession("ask me a question about the database")
+	r.attach(addr)
+	r.waitFor("the question raised as a need", 30*time.Second, func() bool {
+		st, err := r.client.Pane(context.Background(), addr, 0)
+		return err == nil && st.Status.NeedsYou != nil && st.Status.NeedsYou.Kind == respawn.NeedQuestion
+	})
+	w, _ := screen.ParseAddress(addr)
+	_, session, _ := strings.Cut(w.Session, ".")
+	r.waitFor("the notification command run and the message line told", 10*time.Second, func() bool {
+		out, _ := os.ReadFile(notified)
+		h, err := r.client.Health(context.Background())
+		told := false
+		for _, ch := range h.Notify.Channels {
+			told = told || (ch.Name == "status line" && ch.Sent > 0 && ch.Failed == 0)
+		}
+		return err == nil && told && strings.Contains(string(out), "raised question "+session+" ")
+	})
+	assertNothingWhileBusy(t, log)
 }
