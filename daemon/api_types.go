@@ -53,11 +53,23 @@ type LiveScreen struct {
 	Evidence   []string  `json:"evidence,omitempty"` // what the patterns matched
 }
 
+// Schema is the version of the JSON that scripts read: status --json
+// (StatusReport) and the event lines of status --watch --json (Event). A
+// later version may add fields, never change these.
+const Schema = 1
+
+// StatusReport is what codeman status --json prints.
+type StatusReport struct {
+	V     int          `json:"v"` // Schema
+	Panes []PaneStatus `json:"panes"`
+}
+
 // Event is one line of the event stream.
 type Event struct {
+	V        int               `json:"v"` // Schema
 	At       time.Time         `json:"at"`
 	Pane     string            `json:"pane"`
-	Kind     string            `json:"kind"` // attach, detach, decision
+	Kind     string            `json:"kind"` // attach, detach, decision, not-adopted, needs-you, resolved
 	Reason   string            `json:"reason,omitempty"`
 	Decision *respawn.Decision `json:"decision,omitempty"`
 }

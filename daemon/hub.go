@@ -12,6 +12,7 @@ type hub struct {
 func newHub() *hub { return &hub{subs: make(map[chan Event]string)} }
 
 func (h *hub) publish(e Event) {
+	e.V = Schema
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for ch, pane := range h.subs {

@@ -49,7 +49,7 @@ func statusCommand() *cli.Command {
 			if c.Bool("json") {
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
-				return enc.Encode(panes)
+				return enc.Encode(daemon.StatusReport{V: daemon.Schema, Panes: panes})
 			}
 			if len(panes) == 0 {
 				return errNoPanes

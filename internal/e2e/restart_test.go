@@ -22,11 +22,11 @@ func (r *rig) cliStatus(t *testing.T, bin string) []daemon.PaneStatus {
 	if err != nil {
 		t.Fatalf("codeman status --json: %v\n%s", err, out)
 	}
-	var panes []daemon.PaneStatus
-	if err := json.Unmarshal(out, &panes); err != nil {
-		t.Fatalf("codeman status --json: %v\n%s", err, out)
+	var report daemon.StatusReport
+	if err := json.Unmarshal(out, &report); err != nil || report.V != daemon.Schema {
+		t.Fatalf("codeman status --json: %v, version %d\n%s", err, report.V, out)
 	}
-	return panes
+	return report.Panes
 }
 
 // The real codeman binary runs as the daemon and as the hook handler. The
