@@ -192,7 +192,7 @@ func (p *Pattern) findNew(b []byte, from int) (start, end int) {
 // is rarer in Claude's output than its first, to find candidates by.
 var (
 	litBusy    = rareLiteral{[]byte("esc to interrupt"), 14} // 'p'
-	litRetry   = rareLiteral{[]byte("retrying in "), 5}      // 'y'
+	litRetry   = rareLiteral{[]byte("retrying in "), 4}      // 'y'
 	litFor     = rareLiteral{[]byte(" for "), 1}             // 'f'
 	litTokens  = rareLiteral{[]byte("tokens"), 2}            // 'k'
 	litAttempt = []byte("s · attempt ")
