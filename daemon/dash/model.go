@@ -107,8 +107,9 @@ type Model struct {
 	// after delivers msg after d; tests replace it to see what is timed.
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
 
-	view   string
-	viewOK bool
+	view       string
+	viewOK     bool
+	stateCells map[stateCell]string // paintState's
 }
 
 var _ tea.Model = (*Model)(nil)
@@ -118,7 +119,7 @@ func New(opts Options) *Model {
 	opts = opts.withDefaults()
 	return &Model{
 		opts: opts, now: opts.Now(), width: 80, height: 24,
-		rows: map[string]*row{}, dirty: map[string]bool{},
+		rows: map[string]*row{}, dirty: map[string]bool{}, stateCells: map[stateCell]string{},
 		after: func(d time.Duration, msg tea.Msg) tea.Cmd {
 			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 		},

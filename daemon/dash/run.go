@@ -8,9 +8,11 @@ import (
 	"github.com/jonboulle/clockwork"
 )
 
-// fps bounds the redraws a second: the rows change at most ten times a
-// second (flushEvery), and an idle dash should cost nothing.
-const fps = 20
+// fps is how often the terminal is redrawn when the view changed, and so
+// the most a change waits to show; the renderer wakes this often even when
+// idle. 30 shows an event within about 35 ms at 0.5% of a core idle; 60
+// halves the wait and costs 0.8% (BENCHMARKS.md).
+const fps = 30
 
 // Run shows the dash on the terminal until the person quits or ctx ends,
 // and leaves the terminal as it found it.

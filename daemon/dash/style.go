@@ -27,3 +27,23 @@ func (m *Model) paint(st lipgloss.Style, s string) string {
 	}
 	return st.Render(s)
 }
+
+// paintState styles a STATE cell. The cells are few (a group and a state
+// each), so each is rendered once.
+func (m *Model) paintState(g group, cell string) string {
+	if !m.opts.Color {
+		return cell
+	}
+	key := stateCell{g, cell}
+	if s, ok := m.stateCells[key]; ok {
+		return s
+	}
+	s := styleGroup[g].Render(cell)
+	m.stateCells[key] = s
+	return s
+}
+
+type stateCell struct {
+	g    group
+	cell string
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -36,10 +37,42 @@ func (m *Model) render() string {
 		// The status bar stays: it is where questions and errors are.
 		lines = append(lines[:m.height-1], lines[len(lines)-1])
 	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "")
-	}
 	return strings.Join(lines, "\n")
+}
+
+// clip cuts a line to the screen's width.
+func (m *Model) clip(line string) string {
+	if cellWidth(line) <= m.width {
+		return line
+	}
+	return ansi.Truncate(line, m.width, "")
+}
+
+// cellWidth is the width of s on screen; plain ASCII, what almost every
+// cell holds, is counted without segmenting graphemes.
+func cellWidth(s string) int {
+	if plainASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+// cut cuts s to w cells ending in …, the cheap way for plain ASCII.
+func cut(s string, w int) string {
+	if plainASCII(s) && w > 0 {
+		return s[:w-1] + "…"
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// plainASCII reports whether s is printable ASCII: one cell a byte.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x7f || c < 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // listHeight is the rows shown at once: all but the title, the column
@@ -51,7 +84,10 @@ func (m *Model) explainHeight() int { return max(1, m.height-2) }
 
 // columns are the widths of the list's columns; last takes what is left,
 // and profile is dropped on a narrow screen.
-type columns struct{ target, state, dur, cycles, last, profile int }
+type columns struct {
+	target, state, dur, cycles, last, profile int
+	narrow                                    bool // the columns overflow the screen
+}
 
 const (
 	markerWidth = 2 // "> " on the selected row
@@ -64,7 +100,7 @@ func (m *Model) columns() columns {
 	c := columns{state: stateWidth, dur: durWidth, cycles: cyclesWidth}
 	label, profile := len("TARGET"), len("PROFILE")
 	for _, r := range m.visible {
-		label = max(label, ansi.StringWidth(r.label))
+		label = max(label, cellWidth(r.label))
 		profile = max(profile, len(r.profile()))
 	}
 	if m.width >= 70 {
@@ -76,20 +112,21 @@ func (m *Model) columns() columns {
 		used += 1 + c.profile
 	}
 	c.last = max(0, m.width-used)
+	c.narrow = used > m.width
 	return c
 }
 
 func (m *Model) listView() []string {
-	lines := []string{m.paint(styleTitle, m.title())}
+	lines := []string{m.paint(styleTitle, m.clip(m.title()))}
 	c := m.columns()
-	lines = append(lines, m.paint(styleHeader, c.line("  ", "TARGET", "STATE", "FOR", "CYC", "LAST DECISION", "PROFILE")))
+	lines = append(lines, m.paint(styleHeader, m.clip(c.line("  ", "TARGET", "STATE", "FOR", "CYC", "LAST DECISION", "PROFILE"))))
 	switch {
 	case !m.loaded:
-		lines = append(lines, "  waiting for the codeman daemon…")
+		lines = append(lines, m.clip("  waiting for the codeman daemon…"))
 	case len(m.visible) == 0 && len(m.rows) > 0:
-		lines = append(lines, fmt.Sprintf("  no pane matches %q (Esc clears the filter)", m.filter))
+		lines = append(lines, m.clip(fmt.Sprintf("  no pane matches %q (Esc clears the filter)", m.filter)))
 	case len(m.visible) == 0:
-		lines = append(lines, "  no pane is enabled: codeman attach PANE, or prefix + A in a tmux pane")
+		lines = append(lines, m.clip("  no pane is enabled: codeman attach PANE, or prefix + A in a tmux pane"))
 	}
 	end := min(len(m.visible), m.top+m.listHeight())
 	for i := m.top; i < end; i++ {
@@ -140,13 +177,16 @@ func (m *Model) rowLine(r *row, selected bool, c columns) string {
 		cycles = "-"
 	}
 	state := fit(r.stateText(), c.state)
-	if !selected {
-		state = m.paint(styleGroup[r.group], state)
+	if !selected && !c.narrow {
+		state = m.paintState(r.group, state)
 	}
 	line := marker + fit(r.label, c.target) + " " + state + " " + fitRight(duration(m.now, r.since()), c.dur) +
 		" " + fitRight(cycles, c.cycles) + " " + fit(r.lastText(), c.last)
 	if c.profile > 0 {
 		line += " " + fit(r.profile(), c.profile)
+	}
+	if c.narrow {
+		line = m.clip(line) // plain: its cells are cut, not its styles
 	}
 	if selected {
 		return m.paint(styleSelected, line)
@@ -166,52 +206,60 @@ func (c columns) line(marker, target, state, dur, cycles, last, profile string) 
 // fit cuts s to w cells, ending it with … when cut, and pads it to w.
 func fit(s string, w int) string {
 	s = strings.ReplaceAll(s, "\n", " ")
-	if ansi.StringWidth(s) > w {
-		s = ansi.Truncate(s, w, "…")
+	n := cellWidth(s)
+	if n > w {
+		s = cut(s, w)
+		n = cellWidth(s)
 	}
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+	return s + strings.Repeat(" ", max(0, w-n))
 }
 
 // fitRight is fit aligned right.
 func fitRight(s string, w int) string {
-	if ansi.StringWidth(s) > w {
-		return ansi.Truncate(s, w, "…")
+	n := cellWidth(s)
+	if n > w {
+		return cut(s, w)
 	}
-	return strings.Repeat(" ", w-ansi.StringWidth(s)) + s
+	return strings.Repeat(" ", w-n) + s
 }
 
 // statusBar is the last line: a question, the filter being typed, the
 // answer to the last key, the state of the connection, or the keys.
 func (m *Model) statusBar() string {
+	text, style := m.statusText()
+	return m.paint(style, m.clip(text))
+}
+
+func (m *Model) statusText() (string, lipgloss.Style) {
 	switch {
 	case m.mode == modeConfirm:
 		label := m.confirm
 		if r := m.rows[m.confirm]; r != nil {
 			label = r.label
 		}
-		return m.paint(styleError, "detach "+label+"? respawn goes off there (y/n)")
+		return "detach " + label + "? respawn goes off there (y/n)", styleError
 	case m.mode == modeFilter:
-		return "/" + m.filter + "█  Enter keeps it, Esc clears it"
+		return "/" + m.filter + "█  Enter keeps it, Esc clears it", lipgloss.Style{}
 	case m.message != "" && m.isError:
-		return m.paint(styleError, m.message)
+		return m.message, styleError
 	case m.message != "":
-		return m.message
+		return m.message, lipgloss.Style{}
 	case !m.conn.up && m.conn.err != "":
-		return m.paint(styleError, fmt.Sprintf("daemon unreachable for %s (%s): reconnecting in %s",
-			duration(m.now, m.conn.since), m.conn.err, m.conn.retry.Round(100*time.Millisecond)))
+		return fmt.Sprintf("daemon unreachable for %s (%s): reconnecting in %s",
+			duration(m.now, m.conn.since), m.conn.err, m.conn.retry.Round(100*time.Millisecond)), styleError
 	case m.fetch != "":
-		return m.paint(styleError, m.fetch)
+		return m.fetch, styleError
 	}
 	keys := "Enter jump · e explain · p pause/resume · d detach · / filter · ? help · q quit"
-	if ansi.StringWidth(keys) > m.width {
+	if cellWidth(keys) > m.width {
 		keys = "? help · q quit"
 	}
-	return m.paint(styleHint, keys)
+	return keys, styleHint
 }
 
 func (m *Model) helpView() []string {
 	lines := []string{
-		m.paint(styleTitle, "codeman dash: keys"),
+		"codeman dash: keys",
 		"",
 		"  ↑/k ↓/j      select a pane (PgUp PgDn Home End too)",
 		"  Enter        go to the pane (tmux: this client switches to it; screen: the command to reach it)",
@@ -225,10 +273,13 @@ func (m *Model) helpView() []string {
 		"  Rows: panes that need you, working, idle, waiting out a limit, paused, not controlled.",
 		"  FOR is how long the pane has been in its state; the rows follow the daemon's events.",
 	}
+	for i, l := range lines {
+		lines[i] = m.clip(l)
+	}
 	for len(lines) < m.height-1 {
 		lines = append(lines, "")
 	}
-	return append(lines, m.paint(styleHint, "any key goes back"))
+	return append(lines, m.paint(styleHint, m.clip("any key goes back")))
 }
 
 // explainLines is the text of the explain view.
@@ -251,16 +302,18 @@ func (m *Model) explainView() []string {
 	if r := m.rows[x.addr]; r != nil {
 		label = r.label
 	}
-	lines := []string{m.paint(styleTitle, "explain "+label)}
+	lines := []string{m.paint(styleTitle, m.clip("explain "+label))}
 	text := m.explainLines()
 	end := min(len(text), x.offset+m.explainHeight())
-	lines = append(lines, text[min(x.offset, end):end]...)
+	for _, l := range text[min(x.offset, end):end] {
+		lines = append(lines, m.clip(l))
+	}
 	for len(lines) < m.height-1 {
 		lines = append(lines, "")
 	}
-	bar := m.paint(styleHint, "↑↓ scroll · r read again · Esc back · q quit")
+	bar := m.paint(styleHint, m.clip("↑↓ scroll · r read again · Esc back · q quit"))
 	if x.err != "" && x.st != nil {
-		bar = m.paint(styleError, "read again failed: "+x.err)
+		bar = m.paint(styleError, m.clip("read again failed: "+x.err))
 	}
 	return append(lines, bar)
 }
