@@ -36,6 +36,7 @@
 //
 // The package imports tmux, screen, hooks, config, respawn (and
 // respawn/aicheck), the simulated Claude Code session the demo runs, and
-// internal/childenv for the demo's environment;
-// nothing imports it but cmd/codeman and the tests that drive a daemon.
+// internal/childenv for the demo's environment; nothing imports it but
+// cmd/codeman, the dashboard (daemon/dash, a client of its API) and the
+// tests that drive a daemon.
 package daemon
