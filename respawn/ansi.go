@@ -379,7 +379,11 @@ func visibleRunes(b []byte) (count, rest int) {
 		}
 		continuation := x &^ (x << 1) & highBits
 		count += 8 - bits.OnesCount64(continuation|blank)
-		for leads := maybeInvisible(x, b[i+8:]); leads != 0; leads &= leads - 1 {
+		var next byte
+		if i+8 < len(b) {
+			next = b[i+8]
+		}
+		for leads := maybeInvisible(x, next); leads != 0; leads &= leads - 1 {
 			if k := i + bits.TrailingZeros64(leads)/8; invisibleRune(b[k:min(k+3, len(b))]) {
 				count--
 			}
@@ -396,16 +400,12 @@ func visibleRunes(b []byte) (count, rest int) {
 // maybeInvisible marks (by the high bit of each byte) the bytes of x that
 // may begin a C1 control or a Unicode space other than ' ': C0..C3 and
 // E0..E3 leads but E2 (invisibleRune sorts out C2, E1 and E3 from the
-// rest), and E2 followed by 80 or 81. next is the text after x, for an E2
-// in its last byte. Such runes are rare, so the mark is usually zero.
-func maybeInvisible(x uint64, next []byte) uint64 {
+// rest), and E2 followed by 80 or 81. next is the byte after x, 0 at the
+// end of the text. Such runes are rare, so the mark is usually zero.
+func maybeInvisible(x uint64, next byte) uint64 {
 	e2 := zeroBytes(x ^ eachByte*0xe2)
-	m := zeroBytes(x&(eachByte*0xdc)^eachByte*0xc0)&^e2 |
-		e2&(zeroBytes((x|eachByte)^eachByte*0x81)>>8)
-	if e2>>63 != 0 && len(next) > 0 && next[0]|1 == 0x81 {
-		m |= 1 << 63
-	}
-	return m
+	following := x>>8 | uint64(next)<<56 // the byte after each byte
+	return zeroBytes(x&(eachByte*0xdc)^eachByte*0xc0)&^e2 | e2&zeroBytes((following|eachByte)^eachByte*0x81)
 }
 
 // zeroBytes sets the high bit of every zero byte of x, and no other bit.
