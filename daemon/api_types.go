@@ -11,6 +11,8 @@ type AttachRequest struct {
 	Pane    string   `json:"pane"`              // canonical address
 	Profile string   `json:"profile,omitempty"` // "" = [respawn]
 	Sets    []string `json:"sets,omitempty"`    // key=value overrides
+	// Paused starts the controller paused: a pane adopted as it was left.
+	Paused bool `json:"paused,omitempty"`
 }
 
 // PaneStatus is one enabled pane, as status and explain show it: a

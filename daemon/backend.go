@@ -64,6 +64,9 @@ type paneBackend interface {
 	// persist records the pane as enabled with a profile and --set values,
 	// for the next daemon to adopt.
 	persist(ctx context.Context, profile string, sets []string) error
+	// setPaused records that the pane is paused (or no longer), so a
+	// pause outlives the daemon.
+	setPaused(ctx context.Context, paused bool) error
 	// forget removes the persisted flag and the owner record.
 	forget(ctx context.Context)
 	// unclaim removes the owner record only (the daemon stops; the pane

@@ -105,6 +105,11 @@ func (d *Daemon) Pause(ctx context.Context, addr string, paused bool) (PaneStatu
 	if err != nil {
 		return PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, err)
 	}
+	if err := p.backend.setPaused(ctx, paused); err != nil {
+		// The controller is paused or resumed all the same; only a daemon
+		// restart would not know.
+		d.log.Warn("pause not recorded with the pane", "pane", addr, "paused", paused, "err", err)
+	}
 	return d.status(p, statusDecisions)
 }
 
@@ -181,6 +186,11 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 	d.mu.Unlock()
 	decisions, cancel := ctrl.Subscribe()
 	ctrl.Start(d.ctx)
+	if req.Paused {
+		if err := ctrl.Pause(); err != nil {
+			d.log.Warn("pane not paused as it was left", "pane", p.addr, "err", err)
+		}
+	}
 	d.controllers.Add(1)
 	d.hub.publish(Event{At: time.Now(), Pane: p.addr, Kind: "attach", Reason: "profile " + profileName(req.Profile)})
 	d.wg.Add(1)

@@ -57,3 +57,37 @@ func TestDaemon_PauseAndResume(t *testing.T) {
 		t.Fatalf("pause of a detached pane: %v, want ErrNotControlled", err)
 	}
 }
+
+// A pause outlives the daemon: a restarted daemon adopts the pane paused,
+// and a resumed one resumed, for tmux panes and screen windows alike.
+func TestDaemon_PauseOutlivesRestart(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"tmux", "screen"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t)
+			var addr string
+			if backend == "tmux" {
+				addr, _ = r.session("work", "hello there")
+			} else {
+				addr, _ = r.screenSession("hello there")
+			}
+			r.attach(addr)
+			ctx := context.Background()
+			for _, paused := range []bool{true, false} {
+				if _, err := r.client.Pause(ctx, addr, paused); err != nil {
+					t.Fatalf("pause %s (%t): %v", addr, paused, err)
+				}
+				r.stopDaemon()
+				r.start()
+				st, err := r.client.Pane(ctx, addr, 0)
+				if err != nil {
+					t.Fatalf("after the restart: %v\n%s", err, r.dump())
+				}
+				if st.Status.Paused != paused {
+					t.Fatalf("adopted with paused=%t, want %t\n%s", st.Status.Paused, paused, r.dump())
+				}
+			}
+		})
+	}
+}

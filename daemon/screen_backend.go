@@ -230,11 +230,31 @@ func (p *screenPane) persist(_ context.Context, profile string, sets []string) e
 	if err != nil {
 		return err
 	}
-	enabledAt := time.Now()
+	enabledAt, paused := time.Now(), false
 	if old, ok := state.Find(p.w.Address()); ok {
-		enabledAt = old.EnabledAt
+		enabledAt, paused = old.EnabledAt, old.Paused
 	}
-	if err := state.Add(screen.EnabledWindow{Address: p.w.Address(), Profile: profile, Sets: sets, EnabledAt: enabledAt, Process: p.proc}); err != nil {
+	if err := state.Add(screen.EnabledWindow{Address: p.w.Address(), Profile: profile, Sets: sets, EnabledAt: enabledAt, Process: p.proc, Paused: paused}); err != nil {
+		return err
+	}
+	return state.Save(path)
+}
+
+func (p *screenPane) setPaused(_ context.Context, paused bool) error {
+	b := p.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	path := b.d.opts.Paths.ScreenState
+	state, err := screen.LoadState(path)
+	if err != nil {
+		return err
+	}
+	w, ok := state.Find(p.w.Address())
+	if !ok {
+		return fmt.Errorf("record the pause of %s: the window is not in %s", p.w.Address(), path)
+	}
+	w.Paused = paused
+	if err := state.Add(w); err != nil {
 		return err
 	}
 	return state.Save(path)
@@ -281,7 +301,7 @@ func (b *screenBackend) enabled(context.Context) []adoptable {
 	}
 	out := make([]adoptable, 0, len(state.Windows))
 	for _, w := range state.Windows {
-		out = append(out, adoptable{req: AttachRequest{Pane: w.Address, Profile: w.Profile, Sets: w.Sets}})
+		out = append(out, adoptable{req: AttachRequest{Pane: w.Address, Profile: w.Profile, Sets: w.Sets, Paused: w.Paused}})
 	}
 	return out
 }

@@ -26,6 +26,9 @@ const (
 	optionSets = "@codeman-set"
 	// optionOwner names the daemon that controls the pane (owner).
 	optionOwner = "@codeman-owner"
+	// optionPaused is set while the pane is paused, so an adopted pane
+	// stays paused.
+	optionPaused = "@codeman-paused"
 )
 
 // tmuxBackend shares one control-mode client per tmux session among its
@@ -247,6 +250,13 @@ func (p *tmuxPane) unclaim(ctx context.Context) {
 
 // persist writes the pane's enabled flag and settings into pane options.
 // The settings are a JSON list: a --set value may hold a newline.
+func (p *tmuxPane) setPaused(ctx context.Context, paused bool) error {
+	if paused {
+		return p.info.Server.SetPaneOption(ctx, p.info.ID, optionPaused, "1")
+	}
+	return p.info.Server.UnsetPaneOption(ctx, p.info.ID, optionPaused)
+}
+
 func (p *tmuxPane) persist(ctx context.Context, profile string, sets []string) error {
 	srv, id := p.info.Server, p.info.ID
 	value := profile
@@ -279,7 +289,7 @@ func (b *tmuxBackend) forget(ctx context.Context, addr string) {
 		}
 		_, _ = srv.SwapPaneOption(ctx, id, optionOwner, cur, "")
 	}
-	for _, opt := range []string{tmux.OptionEnabled, optionSets, tmux.OptionState} {
+	for _, opt := range []string{tmux.OptionEnabled, optionSets, optionPaused, tmux.OptionState} {
 		// The pane may be gone already; nothing is left to forget then.
 		_ = srv.UnsetPaneOption(ctx, id, opt)
 	}
@@ -415,6 +425,9 @@ func (b *tmuxBackend) enabled(ctx context.Context) []adoptable {
 			}
 			if v, ok, _ := srv.PaneOption(ctx, lp.ID, optionSets); ok && v != "" {
 				a.req.Sets, a.err = parseSets(v)
+			}
+			if v, ok, _ := srv.PaneOption(ctx, lp.ID, optionPaused); ok && v != "" {
+				a.req.Paused = true
 			}
 			out = append(out, a)
 		}

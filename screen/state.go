@@ -41,6 +41,8 @@ type EnabledWindow struct {
 	// the system tells (Linux): screen gives a closed window's number to
 	// the next new one, and a starting daemon must not adopt that one.
 	Process *Process `json:"process,omitempty"`
+	// Paused: nothing is typed into the window until it is resumed.
+	Paused bool `json:"paused,omitempty"`
 }
 
 // State is the content of the state file.
