@@ -3,7 +3,6 @@ package scripts
 import (
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,8 +48,9 @@ func TestDashKey_OpensPopup(t *testing.T) {
 	srv.Tmux("set-option", "-g", "@codeman-bin", bin)
 	srv.Tmux("run-shell", pluginPath(t))
 
-	keys, client := attachClient(t, srv, "work")
-	if _, err := io.WriteString(keys, "\x02W"); err != nil { // C-b, the default prefix, then W
+	attached := srv.AttachClient("work")
+	client := attached.Name()
+	if _, err := io.WriteString(attached.Keys(), "\x02W"); err != nil { // C-b, the default prefix, then W
 		t.Fatal(err)
 	}
 	var got string
@@ -66,38 +66,3 @@ func TestDashKey_OpensPopup(t *testing.T) {
 	}
 }
 
-// attachClient attaches a client on a pseudo-terminal to session, as a
-// person's terminal would, and returns what types into it and its name.
-func attachClient(t *testing.T, srv *tmuxtest.Server, session string) (io.Writer, string) {
-	t.Helper()
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("script (util-linux) is not installed: this test needs it to attach a tmux client on a terminal")
-	}
-	cmd := exec.Command("script", "-q", "-c", "tmux -S "+srv.Socket()+" attach -t "+session, "/dev/null")
-	cmd.Env = append(srv.Env(), "TERM=xterm-256color")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("attach a client: %v", err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	var name string
-	if err := wait.Until("the client to attach", 10*time.Second, func() bool {
-		out, _ := srv.Run("list-clients", "-F", "#{client_control_mode} #{client_name}")
-		for _, line := range strings.Split(out, "\n") {
-			if n, ok := strings.CutPrefix(line, "0 "); ok {
-				name = n
-			}
-		}
-		return name != ""
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return stdin, name
-}

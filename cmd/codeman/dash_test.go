@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -176,7 +175,7 @@ func rowOf(screen, target string) string {
 // dash.
 func TestDash_InTmux(t *testing.T) {
 	r := newDashRig(t)
-	_, client := attachTmuxClient(t, r.a, "dash")
+	client := r.a.AttachClient("dash").Name()
 	r.a.WaitFor(r.dashPane, func(s string) bool { return strings.Contains(s, "dash$") }, "the shell prompt", 10*time.Second)
 	r.keys(r.bin+" dash", "Enter")
 
@@ -228,38 +227,4 @@ func TestDash_InTmux(t *testing.T) {
 	if alt := strings.TrimSpace(r.a.Tmux("display-message", "-p", "-t", r.dashPane, "#{alternate_on}")); alt != "0" {
 		t.Fatalf("alternate screen still on after q: %s", alt)
 	}
-}
-
-// attachTmuxClient attaches a client on a pseudo-terminal to session, as a
-// person's terminal would, and returns what types into it and its name.
-func attachTmuxClient(t *testing.T, srv *tmuxtest.Server, session string) (io.Writer, string) {
-	t.Helper()
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("script (util-linux) is not installed: this test needs it to attach a tmux client on a terminal")
-	}
-	cmd := exec.Command("script", "-q", "-c", "tmux -S "+srv.Socket()+" attach -t "+session, "/dev/null")
-	cmd.Env = append(srv.Env(), "TERM=xterm-256color")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("attach a client: %v", err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	var name string
-	wait.For(t, "the client to attach", 10*time.Second, func() bool {
-		out, _ := srv.Run("list-clients", "-F", "#{client_control_mode} #{client_name}")
-		for _, line := range strings.Split(out, "\n") {
-			if n, ok := strings.CutPrefix(line, "0 "); ok {
-				name = n
-			}
-		}
-		return name != ""
-	})
-	return stdin, name
 }

@@ -148,21 +148,8 @@ func watch(c *cli.Context, client *daemon.Client, addr string) error {
 	})
 }
 
-func since(now, t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Second:
-		return "now"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-}
+// since is how long ago t was, as every command shows it.
+func since(now, t time.Time) string { return daemon.Age(now, t) }
 
 func clip(s string, n int) string {
 	s = strings.ReplaceAll(s, "\n", " ")

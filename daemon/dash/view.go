@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codeman-dev/codeman/daemon"
 )
 
 // View draws the dash on the alternate screen, from a cache that only
@@ -180,7 +182,7 @@ func (m *Model) rowLine(r *row, selected bool, c columns) string {
 	if !selected && !c.narrow {
 		state = m.paintState(r.group, state)
 	}
-	line := marker + fit(r.label, c.target) + " " + state + " " + fitRight(duration(m.now, r.since()), c.dur) +
+	line := marker + fit(r.label, c.target) + " " + state + " " + fitRight(daemon.Age(m.now, r.since()), c.dur) +
 		" " + fitRight(cycles, c.cycles) + " " + fit(r.lastText(), c.last)
 	if c.profile > 0 {
 		line += " " + fit(r.profile(), c.profile)
@@ -246,7 +248,7 @@ func (m *Model) statusText() (string, lipgloss.Style) {
 		return m.message, lipgloss.Style{}
 	case !m.conn.up && m.conn.err != "":
 		return fmt.Sprintf("daemon unreachable for %s (%s): reconnecting in %s",
-			duration(m.now, m.conn.since), m.conn.err, m.conn.retry.Round(100*time.Millisecond)), styleError
+			daemon.Age(m.now, m.conn.since), m.conn.err, m.conn.retry.Round(100*time.Millisecond)), styleError
 	case m.fetch != "":
 		return m.fetch, styleError
 	}

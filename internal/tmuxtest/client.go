@@ -2,9 +2,11 @@ package tmuxtest
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,7 +18,9 @@ import (
 // tmux draws on it, status line and bells included, is kept in a file.
 type AttachedClient struct {
 	s          *Server
+	name       string
 	typescript string
+	keys       io.WriteCloser
 	cancel     context.CancelFunc
 	done       chan struct{}
 }
@@ -30,19 +34,20 @@ func (s *Server) AttachClient(session string) *AttachedClient {
 	if err != nil {
 		s.t.Skip("script is not installed: attaching a tmux client needs script(1) from util-linux")
 	}
-	before := len(s.clients(session))
+	before := s.clients("")
 	c := &AttachedClient{s: s, typescript: filepath.Join(s.t.TempDir(), "typescript"), done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
 	attach := "exec tmux -u -L " + s.name + " -f " + s.config + " attach -t " + session
 	cmd := exec.CommandContext(ctx, script, "-q", "-f", "-c", attach, c.typescript)
 	cmd.Env = append(s.Env(), "TERM=xterm-256color")
-	// script reads its stdin for the client's keys; a pipe nobody writes
-	// keeps it attached until the test ends.
+	// script reads its stdin for the client's keys (Keys); the pipe keeps
+	// it attached until the test ends.
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		s.t.Fatalf("tmuxtest: attach a client: %v", err)
 	}
+	c.keys = stdin
 	if err := cmd.Start(); err != nil {
 		s.t.Fatalf("tmuxtest: attach a client: %v", err)
 	}
@@ -53,20 +58,22 @@ func (s *Server) AttachClient(session string) *AttachedClient {
 	}()
 	s.t.Cleanup(c.Detach)
 	wait.For(s.t, "a client attached to session "+session, 10*time.Second, func() bool {
-		return len(s.clients(session)) > before
+		for _, n := range s.clients(session) {
+			if !slices.Contains(before, n) {
+				c.name = n
+			}
+		}
+		return c.name != ""
 	})
 	return c
 }
 
-// Name returns the client's name, as display-message -c wants it.
-func (c *AttachedClient) Name() string {
-	c.s.t.Helper()
-	names := c.s.clients("")
-	if len(names) == 0 {
-		c.s.t.Fatal("tmuxtest: the attached client is gone")
-	}
-	return names[len(names)-1]
-}
+// Name returns the client's name, as display-message -c and
+// switch-client -c want it.
+func (c *AttachedClient) Name() string { return c.name }
+
+// Keys types into the client, as a person at its terminal would.
+func (c *AttachedClient) Keys() io.Writer { return c.keys }
 
 // Output returns all the client's terminal received so far.
 func (c *AttachedClient) Output() string {
