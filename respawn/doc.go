@@ -56,7 +56,13 @@
 //   - Usage limits and failed turns are new: the original cycled into them.
 //     The core waits until the reset time (plus usage_limit_margin) or
 //     api_error_backoff, then types resume_prompt once unless Claude went on
-//     by itself.
+//     by itself. After three API-error backoffs in a row it types nothing
+//     more and raises a need for a person (needs.go) until a person's turn
+//     starts.
+//   - The original held in silence on what only a person can answer; the
+//     core raises a need for a person (question, permission, elicitation,
+//     menu, stuck, auth, send-failed, error) that the daemon shows and
+//     notifies, and clears it when the session moves again.
 //
 // # Scenarios of the original's test suite that do not apply
 //

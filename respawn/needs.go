@@ -48,7 +48,7 @@ type needState struct {
 	cur          Need
 	stuck        string    // recoveries exhausted, with why; "" when not
 	sendFailed   string    // typing failed sendRetries times; "" when not
-	sendFailedAt time.Time //
+	sendFailedAt time.Time // when typing failed for the last time
 	apiErrors    int       // API-error waits in a row
 	gaveUp       string    // the failed turn's line once apiErrors ran out
 	gaveUpAt     time.Time
