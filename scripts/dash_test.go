@@ -65,4 +65,3 @@ func TestDashKey_OpensPopup(t *testing.T) {
 		t.Fatalf("the popup ran codeman %q, want %q", got, want)
 	}
 }
-
