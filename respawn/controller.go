@@ -42,14 +42,26 @@ type ControllerOptions struct {
 	IOTimeout time.Duration
 }
 
-// Controller runs a Core for one pane: one loop goroutine owns the core and
-// one timer armed for its next deadline; terminal calls and AI checks run in
-// workers whose results come back as events (after etcd-io/raft node.go).
+// Controller runs a Core for one pane: one loop goroutine and one timer armed
+// for the core's next deadline; terminal calls and AI checks run in workers
+// whose results come back as events (after etcd-io/raft node.go).
+//
+// Whoever holds coreMu owns the core: the loop while it handles an event,
+// else Output, which feeds a chunk to the core on the caller's goroutine and
+// wakes the loop only when the core has actions or wants a tick sooner than
+// the timer is armed for. A pane that keeps printing thus costs no wake-up
+// of its loop per chunk, nor a timer reset: its silence deadlines only move
+// later, and the timer firing at an earlier one is a tick with nothing due.
 type Controller struct {
 	opts  ControllerOptions
 	core  *Core
 	clock clockwork.Clock
 	log   *slog.Logger
+
+	coreMu  sync.Mutex // held from NewController until the loop first waits
+	queued  []Action   // actions the core emitted under Output, for the loop (coreMu)
+	armedAt time.Time  // the deadline the timer is armed for (coreMu)
+	armed   bool       // the timer is armed for armedAt and has not fired (coreMu)
 
 	mu        sync.Mutex
 	pending   []byte    // output not yet fed to the core
@@ -102,6 +114,8 @@ func NewController(opts ControllerOptions) *Controller {
 		c.core.idleGate.disable(why)
 		c.core.planGate.disable(why)
 	}
+	// Output before the loop runs waits in pending: the core starts first.
+	c.coreMu.Lock()
 	return c
 }
 
@@ -125,8 +139,17 @@ func (c *Controller) Stop() {
 func (c *Controller) Done() <-chan struct{} { return c.done }
 
 // Output hands the controller a chunk of the pane's output. It never blocks:
-// chunks coalesce until the loop takes them.
+// while the loop waits the chunk is fed to the core at once, otherwise chunks
+// coalesce until the loop takes them. data is not kept.
 func (c *Controller) Output(data []byte) {
+	if c.coreMu.TryLock() {
+		wake := c.feedNow(data)
+		c.coreMu.Unlock()
+		if wake {
+			c.wake()
+		}
+		return
+	}
 	c.mu.Lock()
 	c.pending = append(c.pending, data...)
 	c.pendingAt = c.clock.Now()
@@ -135,6 +158,24 @@ func (c *Controller) Output(data []byte) {
 		c.dropped += over
 	}
 	c.mu.Unlock()
+	c.wake()
+}
+
+// feedNow feeds data to the core while the loop waits (coreMu held), after
+// any output queued before it. It reports whether the loop must run: the
+// core emitted actions, or has a deadline before the one the timer is armed
+// for. A later deadline needs nothing: the timer fires early and the loop
+// re-arms it then.
+func (c *Controller) feedNow(data []byte) bool {
+	c.feed()
+	c.core.Output(c.clock.Now(), data)
+	c.queued = append(c.queued, c.core.Actions()...)
+	at, ok := c.core.Deadline()
+	return len(c.queued) > 0 || ok && (!c.armed || at.Before(c.armedAt))
+}
+
+// wake tells the loop that output or actions wait.
+func (c *Controller) wake() {
 	select {
 	case c.notify <- struct{}{}:
 	default:
@@ -208,32 +249,43 @@ func (c *Controller) run() {
 	defer close(c.done)
 	defer c.cancelChecks()
 	timer := c.clock.NewTimer(time.Hour)
+	timer.Stop()
 	defer timer.Stop()
 
+	// coreMu is held here, and again whenever the loop handles an event.
+	// It stays held once the loop ends: the core has stopped.
 	c.core.Start(c.clock.Now())
 	for {
 		if c.perform() {
 			return
 		}
 		c.rearm(timer)
+		c.coreMu.Unlock()
 		select {
 		case <-c.ctx.Done():
+			c.coreMu.Lock()
 			c.core.Stop(c.clock.Now(), "controller closed")
 			c.perform()
 			return
 		case <-c.notify:
+			c.coreMu.Lock()
 			c.feed()
 		case h := <-c.hooks:
+			c.coreMu.Lock()
 			c.feed()
 			c.core.Hook(c.clock.Now(), h)
 		case f := <-c.results:
+			c.coreMu.Lock()
 			c.feed()
 			f(c.clock.Now())
 		case f := <-c.requests:
+			c.coreMu.Lock()
 			c.feed()
 			f(c.clock.Now())
 		case <-timer.Chan():
+			c.coreMu.Lock()
 			c.feed()
+			c.armed = false
 			c.core.Tick(c.clock.Now())
 		}
 	}
@@ -256,21 +308,27 @@ func (c *Controller) feed() {
 	c.core.Output(at, data)
 }
 
-// rearm points the timer at the core's next deadline.
+// rearm points the timer at the core's next deadline, unless it points
+// there already.
 func (c *Controller) rearm(timer clockwork.Timer) {
-	timer.Stop()
-	if at, ok := c.core.Deadline(); ok {
-		timer.Reset(max(at.Sub(c.clock.Now()), 0))
+	at, ok := c.core.Deadline()
+	if ok && c.armed && at.Equal(c.armedAt) {
 		return
 	}
-	timer.Reset(time.Hour) // nothing due; the timer idles
+	timer.Stop()
+	c.armed, c.armedAt = ok, at
+	if ok {
+		timer.Reset(max(at.Sub(c.clock.Now()), 0))
+	}
 }
 
 // perform runs the core's queued actions. It reports whether the
 // controller is done.
 func (c *Controller) perform() bool {
 	done := false
-	for _, a := range c.core.Actions() {
+	actions := c.queued
+	c.queued = nil
+	for _, a := range append(actions, c.core.Actions()...) {
 		switch a.Kind {
 		case ActSubmit:
 			c.worker(func(ctx context.Context) func(time.Time) {

@@ -116,3 +116,29 @@ func TestController_HookDuringWork(t *testing.T) {
 		t.Fatalf("terminal calls: %v", term.calls)
 	}
 }
+
+// Output that only moves the silence deadline later wakes no loop, so the
+// timer fires at the deadline it was armed for: that tick finds nothing
+// due, and the idle pane is cycled a full silence after its last output.
+func TestController_SilenceCountsFromLastOutputWithALazyTimer(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	clock := clockwork.NewFakeClock()
+	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Terminal: newFakeTerminal(idleScreen()), Clock: clock})
+	decisions, cancel := c.Subscribe()
+	defer cancel()
+	c.Start(context.Background())
+	defer c.Stop()
+	waitDecision(t, decisions, "started")
+	var last time.Time
+	for range 10 {
+		clock.Advance(DefaultNoOutputTimeout / 3)
+		last = clock.Now()
+		c.Output([]byte(chunkText))
+	}
+	clock.Advance(DefaultNoOutputTimeout)
+	d := waitDecision(t, decisions, "cycle 1 starts")
+	if want := last.Add(DefaultNoOutputTimeout); d.At.Before(want) {
+		t.Fatalf("cycle started at %s, before %s of silence after the last output at %s",
+			d.At.Format(time.TimeOnly), DefaultNoOutputTimeout, last.Format(time.TimeOnly))
+	}
+}

@@ -13,8 +13,17 @@ import (
 
 // The loop hands the core the output that arrived before any other event,
 // so that no decision is taken without it. These tests take the output's
-// own wake-up away (a nil notify channel never fires), so that output
-// reaches the core only through the event under test.
+// own wake-up away (a nil notify channel never fires) and hand output over
+// as if the loop were busy (outputWhileBusy), so that output reaches the
+// core only through the event under test.
+
+// outputWhileBusy gives c a chunk while its core is held, as by a loop
+// handling another event: the chunk waits in pending.
+func outputWhileBusy(c *Controller, data []byte) {
+	c.coreMu.Lock()
+	defer c.coreMu.Unlock()
+	c.Output(data)
+}
 
 func (f *fakeTerminal) show(screen []string) {
 	f.mu.Lock()
@@ -77,7 +86,7 @@ func TestGuard_ControllerFeedsBeforeTimer(t *testing.T) {
 	clock.Advance(30 * time.Second)
 	waitDecision(t, decisions, "cycle 1 starts")
 	term.show(workingScreen())
-	c.Output([]byte(chunkWorking))
+	outputWhileBusy(c, []byte(chunkWorking))
 	clock.Advance(time.Second) // inter_step_delay
 	waitDecision(t, decisions, "working output before update was typed; cycle 1 abandoned")
 	c.Stop()
@@ -92,7 +101,7 @@ func TestGuard_ControllerFeedsBeforeHook(t *testing.T) {
 	c, decisions := startUnnotified(t, clock, newFakeTerminal(idleScreen()))
 	stop := clock.Now()
 	clock.Advance(time.Second)
-	c.Output([]byte(chunkWorking))
+	outputWhileBusy(c, []byte(chunkWorking))
 	c.Hook(Hook{Kind: HookStop, At: stop})
 	waitDecision(t, decisions, "hook stop is stale: Claude worked after it")
 	c.Stop()
@@ -105,7 +114,7 @@ func TestGuard_ControllerFeedsBeforeResult(t *testing.T) {
 	c, decisions := startUnnotified(t, clock, term)
 	clock.Advance(30 * time.Second)
 	waitDecision(t, decisions, "cycle 1 starts")
-	c.Output([]byte(chunkText))
+	outputWhileBusy(c, []byte(chunkText))
 	if _, err := c.Status(1); err != nil { // feeds the output: the screen is stale
 		t.Fatal(err)
 	}
@@ -118,7 +127,7 @@ func TestGuard_ControllerFeedsBeforeResult(t *testing.T) {
 	}
 	// A question is drawn after the snapshot was taken, before it arrives.
 	term.show(questionScreen())
-	c.Output([]byte("\x1b[H" + strings.Join(questionScreen(), "\r\n")))
+	outputWhileBusy(c, []byte("\x1b[H"+strings.Join(questionScreen(), "\r\n")))
 	close(release)
 	waitDecision(t, decisions, "update not typed: a person must answer: question")
 	c.Stop()
@@ -140,7 +149,7 @@ func TestGuard_ControllerFeedsBeforeRequest(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	clock := clockwork.NewFakeClock()
 	c, _ := startUnnotified(t, clock, quietTerminal{newFakeTerminal(idleScreen())})
-	c.Output([]byte(chunkCompletion))
+	outputWhileBusy(c, []byte(chunkCompletion))
 	st, err := c.Status(1)
 	if err != nil {
 		t.Fatal(err)

@@ -199,13 +199,13 @@ var sendGuards = []sendGuard{
 		File: "respawn/core_input.go", Find: "if c.state == Watching && !c.paused {", Old: " && !c.paused", New: ""},
 
 	{Guard: "controller: a timer fires after the output that came before it", Test: "TestGuard_ControllerFeedsBeforeTimer",
-		File: "respawn/controller.go", Find: "case <-timer.Chan():\n\t\t\tc.feed()", Old: "\n\t\t\tc.feed()", New: ""},
+		File: "respawn/controller.go", Find: "case <-timer.Chan():\n\t\t\tc.coreMu.Lock()\n\t\t\tc.feed()", Old: "\n\t\t\tc.feed()", New: ""},
 	{Guard: "controller: a hook is applied after the output that came before it", Test: "TestGuard_ControllerFeedsBeforeHook",
-		File: "respawn/controller.go", Find: "case h := <-c.hooks:\n\t\t\tc.feed()", Old: "\n\t\t\tc.feed()", New: ""},
+		File: "respawn/controller.go", Find: "case h := <-c.hooks:\n\t\t\tc.coreMu.Lock()\n\t\t\tc.feed()", Old: "\n\t\t\tc.feed()", New: ""},
 	{Guard: "controller: a screen or send result is applied after the output that came before it", Test: "TestGuard_ControllerFeedsBeforeResult",
-		File: "respawn/controller.go", Find: "case f := <-c.results:\n\t\t\tc.feed()", Old: "\n\t\t\tc.feed()", New: ""},
+		File: "respawn/controller.go", Find: "case f := <-c.results:\n\t\t\tc.coreMu.Lock()\n\t\t\tc.feed()", Old: "\n\t\t\tc.feed()", New: ""},
 	{Guard: "controller: a request sees the output that came before it", Test: "TestGuard_ControllerFeedsBeforeRequest",
-		File: "respawn/controller.go", Find: "case f := <-c.requests:\n\t\t\tc.feed()", Old: "\n\t\t\tc.feed()", New: ""},
+		File: "respawn/controller.go", Find: "case f := <-c.requests:\n\t\t\tc.coreMu.Lock()\n\t\t\tc.feed()", Old: "\n\t\t\tc.feed()", New: ""},
 }
 
 // The table matches the code: each snippet is found exactly once, so a
