@@ -23,7 +23,7 @@ const roleEnv = "CODEMAN_LOADTEST_ROLE"
 
 var (
 	loadFlag     = flag.Bool("load", false, "run the load measurements (minutes); see BENCHMARKS.md")
-	panesFlag    = flag.Int("load.panes", 50, "working panes watched during the CPU measurement")
+	panesFlag    = flag.String("load.panes", "50,100,200", "working panes watched during the CPU measurement: one window per number, panes added in between")
 	sessionsFlag = flag.Int("load.sessions", 5, "tmux sessions the working panes are spread over")
 	windowFlag   = flag.Duration("load.window", 60*time.Second, "wall time of each CPU measurement")
 	baseFlag     = flag.Bool("load.baseline", true, "measure the load generators alone before the daemon starts")
@@ -34,6 +34,7 @@ var (
 	busyFlag     = flag.Int("load.latency-busy", 0, "working printer panes the daemon also watches during the latency measurement")
 	envFlag      = flag.String("load.daemon-env", "", "extra KEY=VALUE,... for the daemon's environment, e.g. GOMAXPROCS=1")
 	codemanFlag  = flag.String("load.codeman", "", "measure this codeman binary instead of building cmd/codeman")
+	perfFlag     = flag.String("load.perf", "", "record the daemon with perf during each CPU window into this directory (daemon-N.perf.data)")
 )
 
 func TestMain(m *testing.M) {

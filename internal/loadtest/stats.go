@@ -53,3 +53,18 @@ func Share(cpu, wall time.Duration) float64 {
 func MiB(n int64) string {
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
+
+// Fit returns the least-squares line through the points (xs[i], ys[i]):
+// y = intercept + slope*x. It needs two distinct xs at least.
+func Fit(xs, ys []float64) (intercept, slope float64) {
+	n := float64(len(xs))
+	var sx, sy, sxx, sxy float64
+	for i := range xs {
+		sx += xs[i]
+		sy += ys[i]
+		sxx += xs[i] * xs[i]
+		sxy += xs[i] * ys[i]
+	}
+	slope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
+	return (sy - slope*sx) / n, slope
+}
