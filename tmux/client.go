@@ -202,8 +202,9 @@ func (c *Client) Mode() string {
 // arrived (for %extended-output, minus the time tmux held it). In polling
 // mode a chunk is a redraw of the whole screen. fn runs on the client's
 // reader goroutine: it must not block for long (a slow subscriber makes
-// tmux pause the pane) and must not modify data. Output only arrives for
-// panes in the client's session.
+// tmux pause the pane), must not modify data, and must copy what it keeps
+// of it: the next chunk reuses its bytes. Output only arrives for panes in
+// the client's session.
 func (c *Client) Subscribe(paneID string, fn func(data []byte, at time.Time)) (unsubscribe func()) {
 	s := &subscription{fn: fn}
 	c.mu.Lock()

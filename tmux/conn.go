@@ -152,14 +152,14 @@ func (c *conn) read(handle func(*conn, Event)) {
 }
 
 func (c *conn) readLoop(handle func(*conn, Event)) error {
-	var p Parser
+	p := Parser{reuse: true} // subscribers do not keep output (Client.Subscribe)
 	var src io.Reader = c.stdout
 	if c.pace > 0 {
 		// Real time: the pace is about the process's wake-ups, whatever
 		// clock the client's own timing runs on.
 		src = &pacedReader{
 			r: c.stdout, pace: c.pace, urgent: c.commandWaiting, kick: c.kick,
-			clock: clockwork.NewRealClock(), waiting: bytesWaiting(c.stdout),
+			clock: clockwork.NewRealClock(), waiting: bytesWaiting(c.stdout), readNow: readWaiting(c.stdout),
 		}
 	}
 	r := bufio.NewReaderSize(src, readBuffer)

@@ -32,6 +32,9 @@ type pacedReader struct {
 	// waiting reports the bytes ready to read without blocking; ok is
 	// false where that cannot be known, and the reader then just reads.
 	waiting func() (n int, ok bool)
+	// readNow, when set, reads once waiting reported bytes: a read that
+	// cannot block, done more cheaply than r's.
+	readNow func(b []byte) (int, error)
 
 	lastData   time.Time // when output last came
 	floodUntil time.Time // reads are unpaced until then
@@ -50,11 +53,13 @@ const (
 )
 
 func (p *pacedReader) Read(b []byte) (int, error) {
+	ready := false // waiting reported bytes
 	for !p.urgent() && !p.clock.Now().Before(p.floodUntil) {
 		if p.clock.Since(p.lastData) >= idleAfter {
 			break // quiet: block until output comes
 		}
 		if n, ok := p.waiting(); !ok || n > 0 {
+			ready = n > 0
 			break // output waits: a flood is read as fast as it comes
 		}
 		now := p.clock.Now()
@@ -62,7 +67,13 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 			break // a command was written
 		}
 	}
-	n, err := p.r.Read(b)
+	var n int
+	var err error
+	if ready && p.readNow != nil {
+		n, err = p.readNow(b)
+	} else {
+		n, err = p.r.Read(b)
+	}
 	if n > 0 {
 		p.lastData = p.clock.Now()
 	}

@@ -168,3 +168,27 @@ func TestPacedReader_SlotsAreShared(t *testing.T) {
 	mustReturn(t, aNext, "a's second read")
 	mustReturn(t, bNext, "b's second read")
 }
+
+// Output the poll found waiting is read with readNow, the read that cannot
+// block; a read of a quiet stream, which blocks, is not.
+func TestPacedReader_WaitingOutputReadWithoutBlocking(t *testing.T) {
+	rig := newPaceRig([]byte("a\n"), []byte("b\n"), []byte("c\n"))
+	var now []string
+	rig.r.readNow = func(b []byte) (int, error) {
+		n, err := rig.r.r.Read(b)
+		now = append(now, string(b[:n]))
+		return n, err
+	}
+	mustReturn(t, rig.read(), "the first read") // no output yet: a plain read
+	rig.ready <- 2
+	mustReturn(t, rig.read(), "the second read")
+	quiet := rig.read()
+	for range idleAfter / testPace {
+		rig.ready <- 0
+		rig.waitSlot(t, testPace)
+	}
+	mustReturn(t, quiet, "the read of a quiet stream")
+	if len(now) != 1 || now[0] != "b\n" {
+		t.Fatalf("read without blocking: %q, want only the output the poll found", now)
+	}
+}

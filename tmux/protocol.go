@@ -52,7 +52,7 @@ type Event struct {
 	Kind   EventKind
 	Name   string        // the notification word without '%', e.g. "output", "layout-change"
 	Pane   string        // "%3" for output, pause and continue
-	Data   []byte        // output bytes, octal escapes decoded; owned by the receiver
+	Data   []byte        // output bytes, octal escapes decoded; owned by the receiver unless the Parser reuses its buffer
 	Age    time.Duration // %extended-output: how long tmux held the data
 	Reason string        // %exit: why, when tmux said
 	Args   string        // other notifications: the rest of the line, undecoded
@@ -84,7 +84,16 @@ func (r Reply) FromClient() bool { return r.Flags&1 != 0 }
 type Parser struct {
 	open  bool
 	block Reply
+	// reuse decodes output into buf, which the next Parse overwrites, so
+	// a busy stream allocates nothing per line; the control connection
+	// sets it and hands Data to subscribers that do not keep it.
+	reuse bool
+	buf   []byte
+	panes map[string]string // the pane ids seen, so that each is one string
 }
+
+// maxPaneIDs bounds the pane ids a Parser keeps; past it they start over.
+const maxPaneIDs = 1024
 
 // Parse decodes one line. It returns an error for a line that breaks the
 // protocol; the parser stays usable and the caller may go on.
@@ -102,13 +111,13 @@ func (p *Parser) Parse(line []byte) (Event, error) {
 	case "end", "error":
 		return Event{}, fmt.Errorf("parse control line %q: no open reply block", clip(line))
 	case "output":
-		return parseOutput(line, rest)
+		return p.output(line, rest)
 	case "extended-output":
-		return parseExtendedOutput(line, rest)
+		return p.extendedOutput(line, rest)
 	case "pause":
-		return parsePaneEvent(EventPause, line, rest)
+		return p.paneEvent(EventPause, line, rest)
 	case "continue":
-		return parsePaneEvent(EventContinue, line, rest)
+		return p.paneEvent(EventContinue, line, rest)
 	case "exit":
 		return Event{Kind: EventExit, Name: "exit", Reason: string(rest)}, nil
 	default:
@@ -153,20 +162,17 @@ func (p *Parser) parseInBlock(line []byte) Event {
 	return Event{Kind: EventReply, Name: "end", Reply: reply}
 }
 
-func parseOutput(line, rest []byte) (Event, error) {
+func (p *Parser) output(line, rest []byte) (Event, error) {
 	pane, data := cutWord(rest)
 	if !validPaneID(pane) {
 		return Event{}, fmt.Errorf("parse control line %q: bad pane id", clip(line))
 	}
-	return Event{
-		Kind: EventOutput, Name: "output", Pane: string(pane),
-		Data: AppendDecoded(make([]byte, 0, len(data)), data),
-	}, nil
+	return Event{Kind: EventOutput, Name: "output", Pane: p.paneID(pane), Data: p.decode(data)}, nil
 }
 
-// parseExtendedOutput reads "%extended-output %ID AGE ... : DATA"; tmux
+// extendedOutput reads "%extended-output %ID AGE ... : DATA"; tmux
 // reserves the words between AGE and the colon for later use.
-func parseExtendedOutput(line, rest []byte) (Event, error) {
+func (p *Parser) extendedOutput(line, rest []byte) (Event, error) {
 	pane, rest := cutWord(rest)
 	ageWord, rest := cutWord(rest)
 	age, err := strconv.ParseInt(string(ageWord), 10, 64)
@@ -186,17 +192,39 @@ func parseExtendedOutput(line, rest []byte) (Event, error) {
 		return Event{}, fmt.Errorf("parse control line %q: no ':' before the data", clip(line))
 	}
 	return Event{
-		Kind: EventOutput, Name: "extended-output", Pane: string(pane),
-		Data: AppendDecoded(make([]byte, 0, len(data)), data), Age: time.Duration(age) * time.Millisecond,
+		Kind: EventOutput, Name: "extended-output", Pane: p.paneID(pane),
+		Data: p.decode(data), Age: time.Duration(age) * time.Millisecond,
 	}, nil
 }
 
-func parsePaneEvent(kind EventKind, line, rest []byte) (Event, error) {
+func (p *Parser) paneEvent(kind EventKind, line, rest []byte) (Event, error) {
 	pane, _ := cutWord(rest)
 	if !validPaneID(pane) {
 		return Event{}, fmt.Errorf("parse control line %q: bad pane id", clip(line))
 	}
-	return Event{Kind: kind, Name: kind.String(), Pane: string(pane)}, nil
+	return Event{Kind: kind, Name: kind.String(), Pane: p.paneID(pane)}, nil
+}
+
+// decode decodes output data into a new slice, or into the reused buffer.
+func (p *Parser) decode(data []byte) []byte {
+	if !p.reuse {
+		return AppendDecoded(make([]byte, 0, len(data)), data)
+	}
+	p.buf = AppendDecoded(p.buf[:0], data)
+	return p.buf
+}
+
+// paneID returns the string of a pane id, the same one each time.
+func (p *Parser) paneID(b []byte) string {
+	if s, ok := p.panes[string(b)]; ok {
+		return s
+	}
+	if p.panes == nil || len(p.panes) >= maxPaneIDs {
+		p.panes = make(map[string]string)
+	}
+	s := string(b)
+	p.panes[s] = s
+	return s
 }
 
 // parseTriple reads the "TIME NUMBER FLAGS" of a %begin, %end or %error.

@@ -34,3 +34,17 @@ func BenchmarkParser_Output(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParser_OutputReused is Parser_Output as the control connection
+// parses: output decoded into one reused buffer.
+func BenchmarkParser_OutputReused(b *testing.B) {
+	line := append([]byte("%output %3 "), benchOutput()...)
+	p := Parser{reuse: true}
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Parse(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // encodeOutput escapes data the way tmux writes %output data
@@ -293,5 +294,32 @@ func TestAppendDecoded_Appends(t *testing.T) {
 	got := AppendDecoded([]byte("pre:"), []byte(`a\012b`))
 	if string(got) != "pre:a\nb" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// The control connection's parser decodes output into one buffer, which the
+// next line overwrites, and names a pane with one string.
+func TestParser_ReusedBufferAndPaneIDs(t *testing.T) {
+	p := Parser{reuse: true}
+	first, err := p.Parse([]byte(`%output %3 ab\015\012`))
+	if err != nil || string(first.Data) != "ab\r\n" {
+		t.Fatalf("first = %+v, %v", first, err)
+	}
+	second, err := p.Parse([]byte(`%extended-output %3 20 : cd`))
+	if err != nil || string(second.Data) != "cd" || second.Age != 20*time.Millisecond {
+		t.Fatalf("second = %+v, %v", second, err)
+	}
+	if &first.Data[0] != &second.Data[0] {
+		t.Fatal("the second line's data is not in the reused buffer")
+	}
+	if first.Pane != "%3" || unsafe.StringData(first.Pane) != unsafe.StringData(second.Pane) {
+		t.Fatalf("pane ids %q and %q are two strings", first.Pane, second.Pane)
+	}
+
+	var own Parser // without reuse each event owns its data
+	a, _ := own.Parse([]byte(`%output %3 ab`))
+	b, _ := own.Parse([]byte(`%output %3 cd`))
+	if string(a.Data) != "ab" || string(b.Data) != "cd" {
+		t.Fatalf("owned data changed: %q, %q", a.Data, b.Data)
 	}
 }
