@@ -32,10 +32,12 @@ func Working(screen string) bool { return strings.Contains(screen, "esc to inter
 
 // dialogHints are the key hints at the bottom of the dialogs that take the
 // composer's place: the command approval prompt, the rate limit model
-// nudge and other menus, the hooks review, the warnings view.
+// nudge and other menus, the folder trust and hooks review dialogs, the
+// model upgrade notice, the warnings view.
 var dialogHints = []string{
 	"Press enter to confirm or esc to cancel",
 	"enter select · esc back",
+	"enter continue · esc back",
 	"enter confirm · esc skip",
 	"enter/esc confirm",
 	"esc dismiss & close",
