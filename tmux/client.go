@@ -57,6 +57,9 @@ type ClientOptions struct {
 	// output is seen up to this much later, in return for far fewer
 	// wake-ups. Default DefaultReadPace; negative reads as output comes.
 	ReadPace time.Duration
+	// ServerVersion is the server's #{version} when the caller has read
+	// it already (PaneInfo.Version); Start then does not ask again.
+	ServerVersion string
 
 	// Clock times backoff, polling and output arrival. Default real.
 	Clock clockwork.Clock
@@ -145,8 +148,11 @@ func NewClient(srv Server, session string, opts ClientOptions) *Client {
 }
 
 // Start checks that the session exists and starts the client's goroutine;
-// ctx bounds its life, Close ends it sooner. On a server older than tmux
-// 3.2 the client polls from the start.
+// ctx bounds its life, Close ends it sooner. The first control connection
+// is made here, so commands go over it as soon as Start returns; when it
+// fails, Start asks tmux whether the session exists, and the goroutine
+// retries as after any failure. On a server older than tmux 3.2 the client
+// polls from the start.
 func (c *Client) Start(ctx context.Context) error {
 	c.mu.Lock()
 	if c.startCalled {
@@ -155,22 +161,35 @@ func (c *Client) Start(ctx context.Context) error {
 	}
 	c.startCalled = true
 	c.mu.Unlock()
-	if _, err := c.srv.Run(ctx, "has-session", "-t", "="+c.session); err != nil {
-		return fmt.Errorf("start tmux client for session %s: %w", c.session, err)
-	}
 	noControl := c.checkServerVersion(ctx)
+	var first *conn
+	var firstErr error
+	if noControl == nil {
+		first, firstErr = c.dial(ctx)
+	}
+	if first == nil {
+		if _, err := c.srv.Run(ctx, "has-session", "-t", "="+c.session); err != nil {
+			return fmt.Errorf("start tmux client for session %s: %w", c.session, err)
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	c.mu.Lock()
 	c.cancel = cancel
 	c.mu.Unlock()
+	if first != nil {
+		c.setConn(first) // before Start returns: Run uses it at once
+	}
 	c.wg.Add(1)
-	go c.run(ctx, noControl)
+	go c.run(ctx, noControl, first, firstErr)
 	return nil
 }
 
 // checkServerVersion returns why control mode cannot be used, or nil.
 func (c *Client) checkServerVersion(ctx context.Context) error {
-	v, err := c.srv.Version(ctx)
+	v, err := c.opts.ServerVersion, error(nil)
+	if v == "" {
+		v, err = c.srv.Version(ctx)
+	}
 	if err == nil {
 		err = CheckVersion(v)
 	}
@@ -187,6 +206,14 @@ func (c *Client) Close() error {
 	}
 	c.wg.Wait()
 	return nil
+}
+
+// Connected reports whether a control connection is up now, so that Run
+// costs no tmux process.
+func (c *Client) Connected() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.conn != nil
 }
 
 // Mode returns "control" while output comes from the control client

@@ -109,7 +109,7 @@ func TestClient_PollsOldTmux(t *testing.T) {
 	client.cancel = cancel // what Start would do; Close cancels and waits
 	defer client.Close()
 	client.wg.Add(1)
-	go client.run(ctx, CheckVersion("3.1c"))
+	go client.run(ctx, CheckVersion("3.1c"), nil, nil)
 	block(t, ctx, clock)
 	if want := "polling: tmux 3.1c is too old: codeman needs 3.2 or newer for control-mode flow control"; client.Mode() != want {
 		t.Errorf("Mode() = %q, want %q", client.Mode(), want)

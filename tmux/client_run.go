@@ -9,8 +9,9 @@ import (
 
 // run is the client's goroutine: it keeps a control connection up,
 // reconnecting with backoff, and polls when control mode keeps failing
-// or cannot work at all (noControl).
-func (c *Client) run(ctx context.Context, noControl error) {
+// or cannot work at all (noControl). Start made the first connection, or
+// failed to (first, firstErr), unless noControl.
+func (c *Client) run(ctx context.Context, noControl error, first *conn, firstErr error) {
 	defer c.wg.Done()
 	var failures int
 	var lastErr error
@@ -28,7 +29,12 @@ func (c *Client) run(ctx context.Context, noControl error) {
 				return
 			}
 		}
-		connected, up, err := c.serveOnce(ctx)
+		dial := c.dial
+		if cn, err := first, firstErr; cn != nil || err != nil {
+			dial = func(context.Context) (*conn, error) { return cn, err }
+			first, firstErr = nil, nil
+		}
+		connected, up, err := c.serveOnce(ctx, dial)
 		if ctx.Err() != nil {
 			return
 		}
@@ -63,8 +69,8 @@ func (c *Client) backoff(n int) time.Duration {
 
 // serveOnce connects and serves until the connection ends or ctx is done.
 // It says whether a connection came up and for how long.
-func (c *Client) serveOnce(ctx context.Context) (connected bool, up time.Duration, err error) {
-	cn, err := c.dial(ctx)
+func (c *Client) serveOnce(ctx context.Context, dial func(context.Context) (*conn, error)) (connected bool, up time.Duration, err error) {
+	cn, err := dial(ctx)
 	if err != nil {
 		return false, 0, err
 	}
@@ -98,6 +104,10 @@ func (c *Client) connect(ctx context.Context) (*conn, error) {
 // ends polling mode.
 func (c *Client) setConn(cn *conn) {
 	c.mu.Lock()
+	if cn != nil && c.conn == cn {
+		c.mu.Unlock()
+		return // Start installed it already
+	}
 	c.conn = cn
 	wasPolling := cn != nil && c.mode != ModeControl
 	if cn != nil {

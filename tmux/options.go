@@ -9,12 +9,18 @@ import (
 
 // SetPaneOption sets a pane user option (name starts with '@') on paneID.
 func (s Server) SetPaneOption(ctx context.Context, paneID, name, value string) error {
+	return SetPaneOptionWith(ctx, s, paneID, name, value)
+}
+
+// SetPaneOptionWith is SetPaneOption through a Runner, such as a Client's
+// control connection.
+func SetPaneOptionWith(ctx context.Context, r Runner, paneID, name, value string) error {
 	if err := checkOptionTarget(paneID, name); err != nil {
 		return err
 	}
 	// The value follows the option name, so tmux reads it as a plain
 	// argument even when it starts with '-'.
-	if _, err := s.Run(ctx, "set-option", "-p", "-t", paneID, name, value); err != nil {
+	if _, err := r.Run(ctx, "set-option", "-p", "-t", paneID, name, value); err != nil {
 		return fmt.Errorf("set %s on pane %s: %w", name, paneID, err)
 	}
 	return nil
@@ -23,10 +29,15 @@ func (s Server) SetPaneOption(ctx context.Context, paneID, name, value string) e
 // UnsetPaneOption removes a pane user option from paneID. Removing an
 // option that is not set is not an error.
 func (s Server) UnsetPaneOption(ctx context.Context, paneID, name string) error {
+	return UnsetPaneOptionWith(ctx, s, paneID, name)
+}
+
+// UnsetPaneOptionWith is UnsetPaneOption through a Runner.
+func UnsetPaneOptionWith(ctx context.Context, r Runner, paneID, name string) error {
 	if err := checkOptionTarget(paneID, name); err != nil {
 		return err
 	}
-	if _, err := s.Run(ctx, "set-option", "-p", "-u", "-t", paneID, name); err != nil {
+	if _, err := r.Run(ctx, "set-option", "-p", "-u", "-t", paneID, name); err != nil {
 		return fmt.Errorf("unset %s on pane %s: %w", name, paneID, err)
 	}
 	return nil
@@ -68,6 +79,12 @@ func ReadPaneOption(ctx context.Context, r Runner, paneID, name string) (string,
 // value afterwards. Both values must be plain words (letters, digits, '-',
 // '_', '.').
 func (s Server) SwapPaneOption(ctx context.Context, paneID, name, old, value string) (bool, error) {
+	return SwapPaneOptionWith(ctx, s, paneID, name, old, value)
+}
+
+// SwapPaneOptionWith is SwapPaneOption through a Runner. A control
+// connection is one client too: its commands run in turn like any other.
+func SwapPaneOptionWith(ctx context.Context, r Runner, paneID, name, old, value string) (bool, error) {
 	if err := checkOptionTarget(paneID, name); err != nil {
 		return false, err
 	}
@@ -79,10 +96,10 @@ func (s Server) SwapPaneOption(ctx context.Context, paneID, name, old, value str
 	if value == "" {
 		set = "set-option -p -u -t " + paneID + " " + name
 	}
-	if _, err := s.Run(ctx, "if-shell", "-F", "-t", paneID, cond, set); err != nil {
+	if _, err := r.Run(ctx, "if-shell", "-F", "-t", paneID, cond, set); err != nil {
 		return false, fmt.Errorf("swap %s on pane %s: %w", name, paneID, err)
 	}
-	now, _, err := s.PaneOption(ctx, paneID, name)
+	now, _, err := ReadPaneOption(ctx, r, paneID, name)
 	if err != nil {
 		return false, err
 	}

@@ -184,3 +184,50 @@ func TestServer_SwapPaneOption(t *testing.T) {
 		t.Error("a value with a space was accepted")
 	}
 }
+
+// Over a control connection, as a tmux process: of a swap racing a swap by
+// a process, one wins; the option helpers and the state writer work alike.
+func TestPaneOptionsWith_ControlConnection(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	pane := ts.NewSession("swapc", "cat")
+	srv := Server{Socket: ts.Socket()}
+	ctx := context.Background()
+	client := startClient(t, srv, "swapc", ClientOptions{})
+	results := make(chan bool, 2)
+	go func() {
+		ok, err := SwapPaneOptionWith(ctx, client, pane, "@owner", "", "control")
+		if err != nil {
+			t.Errorf("swap over the control connection: %v", err)
+		}
+		results <- ok
+	}()
+	go func() {
+		ok, err := srv.SwapPaneOption(ctx, pane, "@owner", "", "process")
+		if err != nil {
+			t.Errorf("swap by a process: %v", err)
+		}
+		results <- ok
+	}()
+	if a, b := <-results, <-results; a == b {
+		t.Fatalf("swaps won: %v and %v, want exactly one", a, b)
+	}
+	if err := SetPaneOptionWith(ctx, client, pane, "@x", "-v"); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, err := srv.PaneOption(ctx, pane, "@x"); v != "-v" || !ok || err != nil {
+		t.Fatalf("@x = %q, %v, %v after SetPaneOptionWith", v, ok, err)
+	}
+	if err := UnsetPaneOptionWith(ctx, client, pane, "@x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := srv.PaneOption(ctx, pane, "@x"); ok || err != nil {
+		t.Fatalf("@x set (%v, %v) after UnsetPaneOptionWith", ok, err)
+	}
+	w := NewStateWriter(client, pane)
+	defer w.Close()
+	w.Set("watching")
+	wait.For(t, "@codeman-state written over the control connection", 5*time.Second, func() bool {
+		v, _, _ := srv.PaneOption(ctx, pane, OptionState)
+		return v == "watching"
+	})
+}

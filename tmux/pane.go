@@ -22,6 +22,9 @@ type PaneInfo struct {
 	Width     int
 	Height    int
 	ServerPID int // #{pid}
+	// Version is the server's #{version}, which ResolvePane reads with
+	// the rest; empty elsewhere, and from servers too old to report it.
+	Version string
 }
 
 // Address returns the canonical address, e.g. tmux:/tmp/tmux-0/default:%3.
@@ -74,7 +77,7 @@ func (s Server) parsePaneInfo(line string, extra int) (PaneInfo, []string, error
 // error; callers pass $TMUX_PANE for "my own pane" (see Locate).
 func (s Server) ResolvePane(ctx context.Context, target string) (PaneInfo, error) {
 	if target == "" {
-		return PaneInfo{}, fmt.Errorf("resolve pane on tmux server %s: no target given (TMUX_PANE is empty outside tmux)", s.Socket)
+		return PaneInfo{}, noTarget(s)
 	}
 	// display-message falls back to the current pane when its target is
 	// wrong (tmux 3.3: it exits 0 and prints another pane), so list-panes,
@@ -82,15 +85,45 @@ func (s Server) ResolvePane(ctx context.Context, target string) (PaneInfo, error
 	// invocation; its output lines are empty and the last line is ours.
 	t := argvWord(target)
 	out, err := s.exec(ctx, nil, "list-panes", "-t", t, "-F", "", ";",
-		"display-message", "-p", "-t", t, paneFormat())
+		"display-message", "-p", "-t", t, paneFormat(versionFormat))
 	if err != nil {
 		return PaneInfo{}, noPaneError(s, target, err)
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	p, _, err := s.parsePaneInfo(lines[len(lines)-1], 0)
+	return s.resolved(target, lines[len(lines)-1])
+}
+
+// ResolvePaneWith is ResolvePane through r, a runner of commands on s such
+// as a Client's control connection (of any session of s): the check and
+// the read are two commands there, each a fraction of a tmux process.
+func ResolvePaneWith(ctx context.Context, r Runner, s Server, target string) (PaneInfo, error) {
+	if target == "" {
+		return PaneInfo{}, noTarget(s)
+	}
+	if _, err := r.Run(ctx, "list-panes", "-t", target, "-F", ""); err != nil {
+		return PaneInfo{}, noPaneError(s, target, err)
+	}
+	out, err := r.Run(ctx, "display-message", "-p", "-t", target, paneFormat(versionFormat))
+	if err != nil {
+		return PaneInfo{}, noPaneError(s, target, err)
+	}
+	return s.resolved(target, strings.TrimRight(out, "\n"))
+}
+
+// versionFormat is the extra field of ResolvePane: the server's version.
+const versionFormat = "#{version}"
+
+func noTarget(s Server) error {
+	return fmt.Errorf("resolve pane on tmux server %s: no target given (TMUX_PANE is empty outside tmux)", s.Socket)
+}
+
+// resolved reads the line ResolvePane printed for target.
+func (s Server) resolved(target, line string) (PaneInfo, error) {
+	p, extra, err := s.parsePaneInfo(line, 1)
 	if err != nil {
 		return PaneInfo{}, fmt.Errorf("resolve pane %s on tmux server %s: %w", target, s.Socket, err)
 	}
+	p.Version = extra[0]
 	return p, nil
 }
 

@@ -64,6 +64,44 @@ func ParseAddress(addr string) (Server, string, error) {
 	return Server{Socket: socket}, pane, nil
 }
 
+// PaneAddress returns the canonical address of the pane target names
+// without asking tmux, when target names it by id: a canonical address
+// (tmux:SOCKET:%ID), a pane id (%3), or nothing for the caller's own pane
+// ($TMUX_PANE), on the server Locate would use. ok is false when only tmux
+// can tell (work:1.0, work:1), or when the server's socket does not exist;
+// Locate then resolves target or says what is wrong. The pane itself is not
+// checked: whoever uses the address finds out whether it exists.
+func PaneAddress(target string, getenv func(string) string) (addr string, ok bool) {
+	var srv Server
+	if strings.HasPrefix(target, "tmux:") {
+		s, pane, err := ParseAddress(target)
+		if err != nil {
+			return "", false
+		}
+		srv, target = s, pane
+	} else {
+		srv = DefaultServer(getenv)
+		if env := getenv("TMUX"); env != "" {
+			s, err := ServerFromEnv(env)
+			if err != nil {
+				return "", false
+			}
+			srv = s
+		}
+		if target == "" {
+			target = getenv("TMUX_PANE")
+		}
+	}
+	if !validPaneID([]byte(target)) {
+		return "", false
+	}
+	real, err := srv.Canonical()
+	if err != nil {
+		return "", false
+	}
+	return "tmux:" + real.Socket + ":" + target, true
+}
+
 // Locate finds the pane a command-line user means. target is a canonical
 // address (tmux:SOCKET:%ID), a tmux target (%3, work:1.0, work:1) or
 // empty for the caller's own pane ($TMUX_PANE). The server comes from the

@@ -191,3 +191,76 @@ func TestServer_Version(t *testing.T) {
 		t.Errorf("server version %q does not parse: %v", v, err)
 	}
 }
+
+// A pane resolved over any session's control connection reads as one
+// resolved by a tmux process, the server's version included; a wrong target
+// is the same error.
+func TestResolvePaneWith_ControlConnection(t *testing.T) {
+	_, srv, panes := resolveFixture(t)
+	ctx := context.Background()
+	client := NewClient(srv, "other", ClientOptions{})
+	if err := client.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	if !client.Connected() {
+		t.Fatal("Start returned before its control connection was up")
+	}
+	for _, target := range []string{panes["work:1.1"], "work:1.0", "other"} {
+		want, err := srv.ResolvePane(ctx, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ResolvePaneWith(ctx, client, srv, target)
+		if err != nil || got != want {
+			t.Errorf("ResolvePaneWith(%q) = %+v, %v; want %+v", target, got, err, want)
+		}
+		if err := CheckVersion(got.Version); err != nil {
+			t.Errorf("version %q: %v", got.Version, err)
+		}
+	}
+	_, err := ResolvePaneWith(ctx, client, srv, "work:7")
+	var np *NoPaneError
+	if !errors.As(err, &np) || np.Target != "work:7" {
+		t.Errorf("ResolvePaneWith(work:7) = %v, want a NoPaneError", err)
+	}
+}
+
+// Start still says when the session does not exist.
+func TestClient_StartWithoutSession(t *testing.T) {
+	_, srv, _ := resolveFixture(t)
+	client := NewClient(srv, "nosuch", ClientOptions{ServerVersion: "3.3a"})
+	err := client.Start(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "nosuch") {
+		client.Close()
+		t.Fatalf("Start of a missing session = %v, want an error naming it", err)
+	}
+}
+
+// PaneAddress makes the address Locate would return for a pane named by
+// id, and leaves every other target to Locate.
+func TestPaneAddress(t *testing.T) {
+	ts, srv, panes := resolveFixture(t)
+	pane := panes["work:1.1"]
+	env := map[string]string{"TMUX": srv.Socket + ",1,0", "TMUX_PANE": pane}
+	getenv := func(k string) string { return env[k] }
+	for _, target := range []string{pane, "", "tmux:" + srv.Socket + ":" + pane} {
+		want, err := Locate(context.Background(), target, getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := PaneAddress(target, getenv); !ok || got != want.Address() {
+			t.Errorf("PaneAddress(%q) = %q, %v; want %q", target, got, ok, want.Address())
+		}
+	}
+	gone := "tmux:" + ts.Socket() + "-gone:%1"
+	for _, target := range []string{"work:1.0", "work", "screen:s:0", gone, "tmux:relative:%1"} {
+		if got, ok := PaneAddress(target, getenv); ok {
+			t.Errorf("PaneAddress(%q) = %q without asking tmux", target, got)
+		}
+	}
+	delete(env, "TMUX_PANE")
+	if got, ok := PaneAddress("", getenv); ok {
+		t.Errorf("PaneAddress(\"\") outside a pane = %q", got)
+	}
+}

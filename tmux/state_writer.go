@@ -12,7 +12,7 @@ import (
 // replaces any value still waiting, and a single goroutine, started on
 // demand, writes until nothing is waiting.
 type StateWriter struct {
-	srv  Server
+	run  Runner
 	pane string
 
 	// Logger receives failed writes, once per distinct error. Set it
@@ -30,10 +30,12 @@ type StateWriter struct {
 	lastErr string
 }
 
-// NewStateWriter returns a writer for paneID's @codeman-state on srv.
-func NewStateWriter(srv Server, paneID string) *StateWriter {
+// NewStateWriter returns a writer for paneID's @codeman-state through r: a
+// Server, or a Client's control connection, which writes without starting
+// a tmux process.
+func NewStateWriter(r Runner, paneID string) *StateWriter {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &StateWriter{srv: srv, pane: paneID, ctx: ctx, cancel: cancel}
+	return &StateWriter{run: r, pane: paneID, ctx: ctx, cancel: cancel}
 }
 
 // Set queues state to be written and returns at once. An empty state
@@ -84,9 +86,9 @@ func (w *StateWriter) writeLoop() {
 func (w *StateWriter) write(state string) {
 	var err error
 	if state == "" {
-		err = w.srv.UnsetPaneOption(w.ctx, w.pane, OptionState)
+		err = UnsetPaneOptionWith(w.ctx, w.run, w.pane, OptionState)
 	} else {
-		err = w.srv.SetPaneOption(w.ctx, w.pane, OptionState, state)
+		err = SetPaneOptionWith(w.ctx, w.run, w.pane, OptionState, state)
 	}
 	if err == nil || w.ctx.Err() != nil {
 		return

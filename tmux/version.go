@@ -76,6 +76,10 @@ func parseRelease(orig, s string) (Version, error) {
 // CheckVersion returns an error when the tmux version s is too old for
 // codeman or cannot be read.
 func CheckVersion(s string) error {
+	if strings.TrimSpace(s) == "" {
+		// What servers too old to know #{version} expand it to.
+		return fmt.Errorf("the tmux server does not report its version: it is older than %d.%d, which codeman needs", minVersion.Major, minVersion.Minor)
+	}
 	v, err := ParseVersion(s)
 	if err != nil {
 		return err
