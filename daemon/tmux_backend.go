@@ -74,28 +74,25 @@ func (b *tmuxBackend) open(ctx context.Context, addr string, file *config.File, 
 	if err != nil {
 		return nil, err
 	}
-	version, err := srv.Version(ctx)
+	info, err := b.resolve(ctx, srv, id)
 	if err != nil {
 		return nil, err
 	}
-	if err := tmux.CheckVersion(version); err != nil {
-		return nil, err
-	}
-	info, err := srv.ResolvePane(ctx, id)
-	if err != nil {
+	if err := tmux.CheckVersion(info.Version); err != nil {
 		return nil, err
 	}
 	if info.Dead {
 		return nil, fmt.Errorf("attach %s: the pane's program has exited", info.Address())
 	}
-	client, key, err := b.acquire(srv, info.Session)
+	client, key, err := b.acquire(srv, info.Session, info.Version)
 	if err != nil {
 		return nil, err
 	}
-	tp := &tmuxPane{b: b, info: info, addr: addr, client: client, key: key, state: tmux.NewStateWriter(srv, id)}
+	// Commands go over the session's control connection, which acquire
+	// brought up: a tmux process per command costs 3 ms each, on the path
+	// to the first key and on the attach's.
+	tp := &tmuxPane{b: b, info: info, addr: addr, client: client, key: key, state: tmux.NewStateWriter(client, id)}
 	tp.current.Store(info.Command)
-	// Commands go over the session's control connection: a tmux process
-	// per command costs 3 ms each on the path to the first key.
 	timing := file.Tmux.SendTiming()
 	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{Timing: &timing, Runner: client})
 	tp.term = term
@@ -113,8 +110,26 @@ func (b *tmuxBackend) open(ctx context.Context, addr string, file *config.File, 
 	}, nil
 }
 
+// resolve reads a pane and its server's version over a control connection
+// the daemon has to that server, else with a tmux process.
+func (b *tmuxBackend) resolve(ctx context.Context, srv tmux.Server, id string) (tmux.PaneInfo, error) {
+	b.mu.Lock()
+	var via *tmux.Client
+	for key, s := range b.sessions {
+		if strings.HasPrefix(key, srv.Socket+"\x00") && s.client.Connected() {
+			via = s.client
+			break
+		}
+	}
+	b.mu.Unlock()
+	if via != nil {
+		return tmux.ResolvePaneWith(ctx, via, srv, id)
+	}
+	return srv.ResolvePane(ctx, id)
+}
+
 // acquire returns the session's control client, starting it when needed.
-func (b *tmuxBackend) acquire(srv tmux.Server, session string) (*tmux.Client, string, error) {
+func (b *tmuxBackend) acquire(srv tmux.Server, session, version string) (*tmux.Client, string, error) {
 	key := srv.Socket + "\x00" + session
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -122,7 +137,7 @@ func (b *tmuxBackend) acquire(srv tmux.Server, session string) (*tmux.Client, st
 		s.refs++
 		return s.client, key, nil
 	}
-	c := tmux.NewClient(srv, session, tmux.ClientOptions{Logger: b.d.log})
+	c := tmux.NewClient(srv, session, tmux.ClientOptions{Logger: b.d.log, ServerVersion: version})
 	if err := c.Start(b.d.ctx); err != nil {
 		return nil, "", fmt.Errorf("watch tmux session %s: %w", session, err)
 	}
@@ -193,8 +208,8 @@ func (p *tmuxPane) notice(ctx context.Context, text string, bell bool) error {
 // daemon is written there. The swap is one tmux command, so of two daemons
 // claiming at once one wins and the other is told who did.
 func (p *tmuxPane) claim(ctx context.Context, me owner) error {
-	srv, id := p.info.Server, p.info.ID
-	cur, _, err := srv.PaneOption(ctx, id, optionOwner)
+	id := p.info.ID
+	cur, _, err := tmux.ReadPaneOption(ctx, p.client, id, optionOwner)
 	if err != nil {
 		return err
 	}
@@ -207,12 +222,12 @@ func (p *tmuxPane) claim(ctx context.Context, me owner) error {
 	} else if !ok && cur != "" {
 		return fmt.Errorf("claim %s: %s holds %q, which is not a codeman owner; unset it (tmux set-option -p -u -t %s %s)", p.addr, optionOwner, cur, id, optionOwner)
 	}
-	won, err := srv.SwapPaneOption(ctx, id, optionOwner, cur, me.String())
+	won, err := tmux.SwapPaneOptionWith(ctx, p.client, id, optionOwner, cur, me.String())
 	if err != nil {
 		return err
 	}
 	if !won {
-		now, _, _ := srv.PaneOption(ctx, id, optionOwner)
+		now, _, _ := tmux.ReadPaneOption(ctx, p.client, id, optionOwner)
 		o, _ := parseOwner(now)
 		return &OwnedError{Pane: p.addr, PID: o.pid}
 	}
@@ -245,35 +260,35 @@ func (p *tmuxPane) unclaim(ctx context.Context) {
 	}
 	// The pane may be gone, or owned by another daemon now; either way
 	// there is nothing of ours to remove.
-	_, _ = p.info.Server.SwapPaneOption(ctx, p.info.ID, optionOwner, p.me, "")
+	_, _ = tmux.SwapPaneOptionWith(ctx, p.client, p.info.ID, optionOwner, p.me, "")
 }
 
 // persist writes the pane's enabled flag and settings into pane options.
 // The settings are a JSON list: a --set value may hold a newline.
 func (p *tmuxPane) setPaused(ctx context.Context, paused bool) error {
 	if paused {
-		return p.info.Server.SetPaneOption(ctx, p.info.ID, optionPaused, "1")
+		return tmux.SetPaneOptionWith(ctx, p.client, p.info.ID, optionPaused, "1")
 	}
-	return p.info.Server.UnsetPaneOption(ctx, p.info.ID, optionPaused)
+	return tmux.UnsetPaneOptionWith(ctx, p.client, p.info.ID, optionPaused)
 }
 
 func (p *tmuxPane) persist(ctx context.Context, profile string, sets []string) error {
-	srv, id := p.info.Server, p.info.ID
+	id := p.info.ID
 	value := profile
 	if value == "" {
 		value = "on"
 	}
-	if err := srv.SetPaneOption(ctx, id, tmux.OptionEnabled, value); err != nil {
+	if err := tmux.SetPaneOptionWith(ctx, p.client, id, tmux.OptionEnabled, value); err != nil {
 		return err
 	}
 	if len(sets) == 0 {
-		return srv.UnsetPaneOption(ctx, id, optionSets)
+		return tmux.UnsetPaneOptionWith(ctx, p.client, id, optionSets)
 	}
 	data, err := json.Marshal(sets)
 	if err != nil {
 		return err
 	}
-	return srv.SetPaneOption(ctx, id, optionSets, string(data))
+	return tmux.SetPaneOptionWith(ctx, p.client, id, optionSets, string(data))
 }
 
 // forget removes codeman's options from a pane; the owner record only
