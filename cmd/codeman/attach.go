@@ -23,7 +23,7 @@ func attachCommand() *cli.Command {
 			if _, _, err := effectiveConfig(c); err != nil {
 				return err // a bad profile or --set is reported before anything starts
 			}
-			addr, client, err := paneAndClient(c, true)
+			addr, client, err := enableTarget(c)
 			if err != nil {
 				return err
 			}
@@ -67,7 +67,7 @@ func toggleCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{profileFlag, setFlag},
 		Action: func(c *cli.Context) error {
-			addr, client, err := paneAndClient(c, true)
+			addr, client, err := enableTarget(c)
 			if err != nil {
 				return err
 			}

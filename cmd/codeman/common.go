@@ -54,6 +54,18 @@ func paneAndClient(c *cli.Context, start bool) (string, *daemon.Client, error) {
 	return addr, client, err
 }
 
+// enableTarget is paneAndClient for attach and toggle, which the daemon
+// answers by resolving the pane itself: a pane named by its id (the tmux
+// key binding's, or an address) costs no tmux process here.
+func enableTarget(c *cli.Context) (string, *daemon.Client, error) {
+	addr, ok := tmux.PaneAddress(c.Args().First(), os.Getenv)
+	if !ok {
+		return paneAndClient(c, true)
+	}
+	client, _, err := connect(c, true)
+	return addr, client, err
+}
+
 // attachRequest is the request of attach and toggle for addr.
 func attachRequest(c *cli.Context, addr string) daemon.AttachRequest {
 	return daemon.AttachRequest{Pane: addr, Profile: c.String(profileFlag.Name), Sets: c.StringSlice(setFlag.Name)}
