@@ -60,7 +60,7 @@ func TestLoad(t *testing.T) {
 }
 
 // printerArgv runs the test binary as a printer that logs its input to log.
-func printerArgv(t *testing.T, log string) []string {
+func printerArgv(t testing.TB, log string) []string {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatalf("find the test binary: %v", err)

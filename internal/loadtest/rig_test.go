@@ -22,7 +22,7 @@ import (
 // rig is the real codeman binary, its daemon as a separate process on
 // private paths, and an isolated tmux server for the panes it watches.
 type rig struct {
-	t       *testing.T
+	t       testing.TB
 	tmux    *tmuxtest.Server
 	codeman string
 	dir     string   // short temp dir: run/, state/, config/
@@ -34,7 +34,7 @@ type rig struct {
 
 // newRig starts an isolated tmux server and writes config.toml; the
 // daemon starts with startDaemon.
-func newRig(t *testing.T, codeman, config string) *rig {
+func newRig(t testing.TB, codeman, config string) *rig {
 	t.Helper()
 	srv := tmuxtest.NewServer(t)
 	dir, err := os.MkdirTemp("", "cml") // short: the socket path must fit sun_path
@@ -94,11 +94,23 @@ func (r *rig) startDaemon() {
 	r.daemon, r.exited = cmd, make(chan error, 1)
 	go func() { r.exited <- cmd.Wait() }()
 	r.t.Cleanup(r.stopDaemon)
-	r.client = daemon.NewClient(paths.Socket)
 	wait.For(r.t, "the daemon to answer on "+paths.Socket, 10*time.Second, func() bool {
-		_, err := r.client.Health(context.Background())
+		_, err := r.daemonClient().Health(context.Background())
 		return err == nil
 	})
+}
+
+// daemonClient is a client of the daemon on the rig's socket.
+func (r *rig) daemonClient() *daemon.Client {
+	r.t.Helper()
+	if r.client == nil {
+		paths, err := daemon.DefaultPaths(r.getenv)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		r.client = daemon.NewClient(paths.Socket)
+	}
+	return r.client
 }
 
 // stopDaemon ends the daemon with SIGTERM, as a user's service manager
@@ -192,7 +204,7 @@ func (r *rig) waitScreens(ids []string, want string, timeout time.Duration) {
 }
 
 // buildCodeman builds cmd/codeman into dir, or returns the binary -load.codeman names.
-func buildCodeman(t *testing.T, dir string) string {
+func buildCodeman(t testing.TB, dir string) string {
 	t.Helper()
 	if *codemanFlag != "" {
 		return *codemanFlag
