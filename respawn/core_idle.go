@@ -67,6 +67,12 @@ func (c *Core) onHookConfirm(now time.Time) {
 // tryIdleCheck asks the AI idle check, or confirms idle directly when
 // checks are off.
 func (c *Core) tryIdleCheck(now time.Time, t timer, why string) {
+	if c.wait.active() {
+		// The wait decides when the pane goes on; a check would be a paid
+		// model call with nothing to decide.
+		c.vetoIdle(now, c.wait.describe())
+		return
+	}
 	if off, reason := c.idleGate.off(); off {
 		c.confirmIdle(now, t, why+" ("+reason+")")
 		return
@@ -85,6 +91,9 @@ func (c *Core) tryIdleCheck(now time.Time, t timer, why string) {
 	if reason := c.idleVeto(now); reason != "" {
 		c.vetoIdle(now, reason)
 		return
+	}
+	if c.startWaitIfLimited(now) {
+		return // the screen or a hook says why the turn ended: no check needed
 	}
 	c.enterState(now, AIChecking, why)
 	c.idleCheck = runningCheck{id: c.newID(), startedAt: now}

@@ -123,34 +123,23 @@ func TestGuard_ResumeWaitsOutWork(t *testing.T) {
 	}
 }
 
-// A wait that ends while an AI idle check runs types no resume prompt: the
-// check's answer decides.
-func TestGuard_ResumeNotDuringCheck(t *testing.T) {
-	cfg := testConfig()
-	cfg.AIIdleCheck.Enabled = true
-	h := newHarness(t, cfg)
+// A wait that ends while idle is being confirmed types no resume prompt:
+// the confirmation decides, and a cycle may follow it. (No AI check runs
+// during a wait to be in the way: they are not asked then.)
+func TestGuard_ResumeNotDuringConfirmation(t *testing.T) {
+	h := newHarness(t, testConfig())
 	h.work(5 * time.Second)
 	h.draw(limitScreen())
-	for h.vt.Now.Before(waitEnds.Add(-15 * time.Second)) {
-		h.advance(time.Second)
-		for len(h.checks) > 0 {
-			h.answer(CheckResult{Verdict: VerdictIdle}, nil)
-		}
-	}
+	h.until(waitEnds.Add(-2 * time.Second))
 	h.wantDecision("waiting out usage limit")
-	for len(h.checks) == 0 {
-		h.advance(time.Second)
-	}
-	if !h.vt.Now.Before(waitEnds) {
-		t.Fatalf("no check ran before the wait's end\n%s", h.dump())
-	}
+	h.output(chunkCompletion) // a redraw brings a completion line back
+	h.wantState(ConfirmingIdle)
 	h.until(waitEnds.Add(time.Second))
-	h.wantState(AIChecking)
-	if n := h.resumes(h.start); n != 0 {
-		t.Fatalf("resume prompt typed during an AI check\n%s", h.dump())
-	}
 	if !strings.Contains(h.dump(), "usage limit over") {
 		t.Fatalf("the wait did not end\n%s", h.dump())
+	}
+	if n := h.resumes(h.start); n != 0 {
+		t.Fatalf("resume prompt typed during a confirmation\n%s", h.dump())
 	}
 }
 
