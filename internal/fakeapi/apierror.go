@@ -1,11 +1,11 @@
 package fakeapi
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
 // errorKinds maps a status to the Anthropic error type and a default
@@ -24,14 +24,7 @@ var errorKinds = map[int]struct{ typ, msg string }{
 
 // errorKind returns the error type and message for a status.
 func errorKind(status int, message string) (typ, msg string) {
-	k, ok := errorKinds[status]
-	switch {
-	case ok:
-	case status >= 500:
-		k = errorKinds[500]
-	default:
-		k = errorKinds[400]
-	}
+	k := fakeserver.ErrorKind(errorKinds, status)
 	if message != "" {
 		k.msg = message
 	}
@@ -53,15 +46,12 @@ func errorBody(status int, message, requestID string) map[string]any {
 
 // writeError answers r's Status with an Anthropic-style error.
 func (s *Server) writeError(w http.ResponseWriter, r *Reply) {
-	id := fmt.Sprintf("req_fake_%d", s.nextSeq())
+	id := s.b.NewID("req_fake")
 	if r.UsageLimit != nil {
 		setUsageLimitHeaders(w.Header(), r.UsageLimit, s.Clock.Now())
 	}
 	w.Header().Set("request-id", id)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(r.Status)
-	data, _ := json.Marshal(errorBody(r.Status, r.ErrorMessage, id)) // maps of strings always marshal
-	w.Write(data)                                                    // the client may be gone; nothing to do then
+	fakeserver.WriteJSON(w, r.Status, errorBody(r.Status, r.ErrorMessage, id)) // maps of strings always marshal
 }
 
 // setUsageLimitHeaders adds the unified rate limit headers of a rejected

@@ -17,19 +17,22 @@
 //	})
 //	api.Enqueue(fakeapi.Reply{Status: 529})
 //
-// A request is answered by the first source that has a reply, in this order:
-// the Next of the tool call whose result it carries, the HandleFunc and
-// Handle rules in the order they were added, the queue (fresh user turns
-// only), and the default reply. A retry of a request that got an error
-// (Claude Code resends the identical body) gets the same error, so a
-// scripted failure is what the screen shows even with retries left; a
-// usage limit set with LimitUntil lifts at its reset for retries too.
+// The script, the request log and the server's lifecycle are the shared
+// ones of internal/fakeserver, which Server embeds; this package owns the
+// Messages API's wire format. A request is answered by the first source
+// that has a reply, in this order: the Next of the tool call whose result
+// it carries, the HandleFunc and Handle rules in the order they were added,
+// the queue (fresh user turns only), and the default reply. A retry of a
+// request that got an error (Claude Code resends the identical body) gets
+// the same error, so a scripted failure is what the screen shows even with
+// retries left; a usage limit set with LimitUntil lifts at its reset for
+// retries too.
 //
 // "What the user typed last" is the last text block of the last message with
 // role user: Claude Code appends a role "system" message after the user's,
 // puts a <system-reminder> block before the typed text, and merges the text
 // of a failed turn into the next user message.
 //
-// fakeapi is test support: it imports nothing of codeman, and nothing but
-// tests and test helpers may import it.
+// fakeapi is test support: it imports nothing of codeman but fakeserver,
+// and nothing but tests and test helpers may import it.
 package fakeapi

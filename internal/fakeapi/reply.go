@@ -2,8 +2,9 @@ package fakeapi
 
 import (
 	"net/http"
-	"strings"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
 // Reply is one scripted answer to a Messages API request.
@@ -11,7 +12,8 @@ type Reply struct {
 	// Text is the assistant's text. Ignored when Chunks is set.
 	Text string
 	// Chunks streams the text in pieces, each after its own pause: a slow
-	// stream. Without a stream request the pieces are joined.
+	// stream, which keeps sending pings while it pauses. Without a stream
+	// request the pieces are joined.
 	Chunks []Chunk
 	// Thinking, when set, comes first as a thinking block.
 	Thinking string
@@ -44,10 +46,7 @@ type Reply struct {
 }
 
 // Chunk is one piece of a slow stream.
-type Chunk struct {
-	Pause time.Duration // wait before this piece (pings keep flowing)
-	Text  string
-}
+type Chunk = fakeserver.Chunk
 
 // ToolCall is a tool_use block. Name is a Claude Code tool such as Bash,
 // Write, AskUserQuestion, ExitPlanMode or Agent; Input its arguments, which
@@ -71,27 +70,10 @@ const DefaultText = "Hello from the fake Anthropic API."
 const TitleText = `{"title":"Fake session"}`
 
 // text returns the reply's whole text.
-func (r *Reply) text() string {
-	if len(r.Chunks) == 0 {
-		return r.Text
-	}
-	var b strings.Builder
-	for _, c := range r.Chunks {
-		b.WriteString(c.Text)
-	}
-	return b.String()
-}
+func (r *Reply) text() string { return fakeserver.Join(r.Text, r.Chunks) }
 
 // chunks returns the pieces to stream.
-func (r *Reply) chunks() []Chunk {
-	if len(r.Chunks) > 0 {
-		return r.Chunks
-	}
-	if r.Text == "" {
-		return nil
-	}
-	return []Chunk{{Text: r.Text}}
-}
+func (r *Reply) chunks() []Chunk { return fakeserver.Pieces(r.Text, r.Chunks) }
 
 // failed reports whether the reply is an HTTP error.
 func (r *Reply) failed() bool {

@@ -3,44 +3,31 @@ package fakeapi
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"regexp"
-	"time"
+	"strings"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
-// Request is what the server keeps of one request it answered.
+// Request is what the server keeps of one request it answered. Its
+// LastUserText is the last text block of the last message with role user:
+// what was typed, or the prompt Claude Code built for it (/init, a
+// <task-notification>, a subagent's task). Title marks the session title
+// side request.
 type Request struct {
-	At     time.Time
-	Method string
-	Path   string // without the query
-	Model  string
-	// LastUserText is the last text block of the last message with role
-	// user: what was typed, or the prompt Claude Code built for it (/init,
-	// a <task-notification>, a subagent's task).
-	LastUserText string
-	Tools        []string // names of the tools offered
+	fakeserver.Request
 	// ToolResult is set when the last user message carries tool_result
 	// blocks: the request continues a tool loop. ToolUseIDs lists them.
 	ToolResult bool
 	ToolUseIDs []string
-	Stream     bool
-	Title      bool // the session title side request
-	// Retry is set when the body is the same as that of an earlier request
-	// that got an error: Claude Code retrying it.
-	Retry  bool
-	Status int // the HTTP status answered
-	Header http.Header
-	Body   []byte
 }
 
-// HasTool reports whether the request offered the named tool.
-func (r Request) HasTool(name string) bool {
-	for _, t := range r.Tools {
-		if t == name {
-			return true
-		}
+// UserText returns a predicate for WaitForRequest: a fresh turn whose last
+// user text contains substr.
+func UserText(substr string) func(Request) bool {
+	return func(r Request) bool {
+		return !r.ToolResult && !r.Title && r.Path == "/v1/messages" && strings.Contains(r.LastUserText, substr)
 	}
-	return false
 }
 
 // planPathPattern finds the plan file Claude Code's plan-mode reminder asks

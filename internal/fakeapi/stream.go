@@ -2,45 +2,27 @@ package fakeapi
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
-// sseWriter writes server-sent events and flushes each one.
-type sseWriter struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
+// ping returns what sends ev a ping event.
+func ping(ev *fakeserver.SSE) func() error {
+	return func() error { return ev.Send("ping", map[string]string{"type": "ping"}) }
 }
-
-// send writes one event; data is marshalled to JSON.
-func (e *sseWriter) send(event string, data any) error {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return fmt.Errorf("marshal %s event: %w", event, err)
-	}
-	if _, err := fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", event, b); err != nil {
-		return err
-	}
-	return e.rc.Flush()
-}
-
-func (e *sseWriter) ping() error { return e.send("ping", map[string]string{"type": "ping"}) }
 
 // stream answers a stream request the way the Messages API does:
 // message_start, the content blocks (thinking, text, tool_use) each as
 // start/delta/stop, message_delta with the stop reason, message_stop.
 // A write error means the client left; the handler just ends.
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request, a answer) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("request-id", fmt.Sprintf("req_fake_%d", s.nextSeq()))
-	w.WriteHeader(http.StatusOK)
-	ev := &sseWriter{w: w, rc: http.NewResponseController(w)}
-	r := a.reply
-	if ev.send("message_start", map[string]any{"type": "message_start", "message": s.messageHead(req)}) != nil ||
-		s.wait(ctx, r.Delay, ev.ping) != nil {
+	w.Header().Set("request-id", s.b.NewID("req_fake"))
+	ev := fakeserver.StartSSE(w)
+	r := a.Reply
+	if ev.Send("message_start", map[string]any{"type": "message_start", "message": s.messageHead(req)}) != nil ||
+		s.wait(ctx, r.Delay, ping(ev)) != nil {
 		return
 	}
 	index := 0
@@ -62,7 +44,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request,
 	}
 	stop := "end_turn"
 	if r.Tool != nil {
-		if streamTool(ev, index, a.toolID, r.Tool) != nil {
+		if streamTool(ev, index, a.CallID, r.Tool) != nil {
 			return
 		}
 		stop = "tool_use"
@@ -71,7 +53,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request,
 }
 
 // streamThinking sends a thinking block with its signature.
-func streamThinking(ev *sseWriter, index int, thinking string) error {
+func streamThinking(ev *fakeserver.SSE, index int, thinking string) error {
 	return sendAll(ev,
 		blockStart(index, map[string]any{"type": "thinking", "thinking": "", "signature": ""}),
 		blockDelta(index, map[string]any{"type": "thinking_delta", "thinking": thinking}),
@@ -83,12 +65,12 @@ func streamThinking(ev *sseWriter, index int, thinking string) error {
 // streamText sends the text block piece by piece, pausing before each
 // piece as its Chunk says. With MidStreamError the block is left open and
 // an error event follows the last piece.
-func (s *Server) streamText(ctx context.Context, ev *sseWriter, index int, r Reply) error {
+func (s *Server) streamText(ctx context.Context, ev *fakeserver.SSE, index int, r Reply) error {
 	if err := sendAll(ev, blockStart(index, map[string]any{"type": "text", "text": ""})); err != nil {
 		return err
 	}
 	for _, c := range r.chunks() {
-		if err := s.wait(ctx, c.Pause, ev.ping); err != nil {
+		if err := s.wait(ctx, c.Pause, ping(ev)); err != nil {
 			return err
 		}
 		if c.Text == "" {
@@ -106,13 +88,13 @@ func (s *Server) streamText(ctx context.Context, ev *sseWriter, index int, r Rep
 }
 
 // streamError breaks the stream off with an error event.
-func (s *Server) streamError(ev *sseWriter) {
-	ev.send("error", errorBody(http.StatusInternalServerError, "", "")) // the stream ends here either way
+func (s *Server) streamError(ev *fakeserver.SSE) {
+	ev.Send("error", errorBody(http.StatusInternalServerError, "", "")) // the stream ends here either way
 }
 
 // streamTool sends a tool_use block whose input arrives as two
 // input_json_delta pieces, as the real API splits it.
-func streamTool(ev *sseWriter, index int, id string, tc *ToolCall) error {
+func streamTool(ev *fakeserver.SSE, index int, id string, tc *ToolCall) error {
 	input, err := toolInput(tc)
 	if err != nil {
 		return err
@@ -128,7 +110,7 @@ func streamTool(ev *sseWriter, index int, id string, tc *ToolCall) error {
 }
 
 // streamEnd sends message_delta and message_stop.
-func streamEnd(ev *sseWriter, stopReason string, outputTokens int) error {
+func streamEnd(ev *fakeserver.SSE, stopReason string, outputTokens int) error {
 	return sendAll(ev,
 		event{"message_delta", map[string]any{
 			"type":  "message_delta",
@@ -158,9 +140,9 @@ func blockStop(index int) event {
 }
 
 // sendAll sends events in order and stops at the first error.
-func sendAll(ev *sseWriter, events ...event) error {
+func sendAll(ev *fakeserver.SSE, events ...event) error {
 	for _, e := range events {
-		if err := ev.send(e.name, e.data); err != nil {
+		if err := ev.Send(e.name, e.data); err != nil {
 			return err
 		}
 	}

@@ -1,13 +1,14 @@
-package fakeapi
+package fakeserver
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
-// record appends req to the log and wakes everyone waiting for requests.
-func (s *Server) record(req Request) {
+// Record appends req to the log and wakes everyone waiting for requests.
+// A handler records a request when it arrives, before answering it.
+func (b Backend[Req, Rep]) Record(req Req) {
+	s := b.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.log = append(s.log, req)
@@ -17,16 +18,17 @@ func (s *Server) record(req Request) {
 
 // Requests returns every request answered so far, oldest first. A request
 // is logged when it arrives, before its answer is written.
-func (s *Server) Requests() []Request {
+func (s *Server[Req, Rep]) Requests() []Req {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Request(nil), s.log...)
+	return append([]Req(nil), s.log...)
 }
 
 // WaitForRequest returns the first logged request, past or future, that
 // pred accepts. It fails after timeout (measured on the server's Clock) or
 // when the server closes.
-func (s *Server) WaitForRequest(pred func(Request) bool, timeout time.Duration) (Request, error) {
+func (s *Server[Req, Rep]) WaitForRequest(pred func(Req) bool, timeout time.Duration) (Req, error) {
+	var none Req
 	deadline := s.Clock.NewTimer(timeout)
 	defer deadline.Stop()
 	seen := 0
@@ -42,17 +44,9 @@ func (s *Server) WaitForRequest(pred func(Request) bool, timeout time.Duration) 
 		select {
 		case <-wake:
 		case <-deadline.Chan():
-			return Request{}, fmt.Errorf("wait for request: none matched in %v (%d requests)", timeout, len(log))
+			return none, fmt.Errorf("wait for request: none matched in %v (%d requests)", timeout, len(log))
 		case <-s.ctx.Done():
-			return Request{}, fmt.Errorf("wait for request: server closed")
+			return none, fmt.Errorf("wait for request: server closed")
 		}
-	}
-}
-
-// UserText returns a predicate for WaitForRequest: a fresh turn whose last
-// user text contains substr.
-func UserText(substr string) func(Request) bool {
-	return func(r Request) bool {
-		return !r.ToolResult && !r.Title && r.Path == "/v1/messages" && strings.Contains(r.LastUserText, substr)
 	}
 }
