@@ -1,11 +1,11 @@
 package fakeopenai
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
 // errorKind is the type, code and default message of an API error.
@@ -27,14 +27,7 @@ var errorKinds = map[int]errorKind{
 // kind returns the error of a status, with message in place of the
 // default when not empty.
 func kind(status int, message string) errorKind {
-	k, ok := errorKinds[status]
-	switch {
-	case ok:
-	case status >= 500:
-		k = errorKinds[500]
-	default:
-		k = errorKinds[400]
-	}
+	k := fakeserver.ErrorKind(errorKinds, status)
 	if message != "" {
 		k.msg = message
 	}
@@ -69,11 +62,8 @@ func (s *Server) writeError(w http.ResponseWriter, r *Reply) {
 	if r.UsageLimit != nil && r.Status == http.StatusTooManyRequests {
 		setUsageLimitHeaders(w.Header(), r.UsageLimit, now)
 	}
-	w.Header().Set("x-request-id", fmt.Sprintf("req_fake_%d", s.nextSeq()))
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(r.Status)
-	data, _ := json.Marshal(errorBody(r, now)) // maps of plain values always marshal
-	w.Write(data)                              // the client may be gone; nothing to do then
+	w.Header().Set("x-request-id", s.b.NewID("req_fake"))
+	fakeserver.WriteJSON(w, r.Status, errorBody(r, now)) // maps of plain values always marshal
 }
 
 // Rate limit windows as the ChatGPT backend reports them: 5 hours and a

@@ -19,19 +19,21 @@
 //	})
 //	api.Enqueue(fakeopenai.Reply{Status: 500})
 //
-// A request is answered by the first source that has a reply, in this
-// order: the Next of the tool call whose output it carries, the HandleFunc
-// and Handle rules in the order they were added, the queue (fresh user
-// turns only), and the default reply. A retry of a request that got an
-// error (Codex resends the same JSON, its keys in another order) gets the
-// same error, so a scripted failure is what the screen shows even with
-// retries left.
+// The script, the request log and the server's lifecycle are the shared
+// ones of internal/fakeserver, which Server embeds; this package owns the
+// Responses API's wire format. A request is answered by the first source
+// that has a reply, in this order: the Next of the tool call whose output
+// it carries, the HandleFunc and Handle rules in the order they were added,
+// the queue (fresh user turns only), and the default reply. A retry of a
+// request that got an error (Codex resends the same JSON, its keys in
+// another order) gets the same error, so a scripted failure is what the
+// screen shows even with retries left.
 //
 // "What the user typed last" is the last input_text of the last input
 // item with role user: Codex sends the whole conversation every time, with
 // its environment context as a user message of its own before the first
 // prompt.
 //
-// fakeopenai is test support: it imports nothing of codeman, and nothing
-// but tests and test helpers may import it.
+// fakeopenai is test support: it imports nothing of codeman but
+// fakeserver, and nothing but tests and test helpers may import it.
 package fakeopenai

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
 // Reply is one scripted answer to a Responses API request.
@@ -43,10 +45,7 @@ type Reply struct {
 }
 
 // Chunk is one piece of a slow stream.
-type Chunk struct {
-	Pause time.Duration // wait before this piece
-	Text  string
-}
+type Chunk = fakeserver.Chunk
 
 // ToolCall is an output item that calls one of Codex's tools: a
 // function_call with JSON Arguments (exec_command, update_plan, ...), or
@@ -111,27 +110,10 @@ const DefaultText = "Hello from the fake OpenAI API."
 const TitleText = `{"title":"Fake task"}`
 
 // text returns the reply's whole text.
-func (r *Reply) text() string {
-	if len(r.Chunks) == 0 {
-		return r.Text
-	}
-	var b strings.Builder
-	for _, c := range r.Chunks {
-		b.WriteString(c.Text)
-	}
-	return b.String()
-}
+func (r *Reply) text() string { return fakeserver.Join(r.Text, r.Chunks) }
 
 // chunks returns the pieces to stream.
-func (r *Reply) chunks() []Chunk {
-	if len(r.Chunks) > 0 {
-		return r.Chunks
-	}
-	if r.Text == "" {
-		return nil
-	}
-	return []Chunk{{Text: r.Text}}
-}
+func (r *Reply) chunks() []Chunk { return fakeserver.Pieces(r.Text, r.Chunks) }
 
 // failed reports whether the reply is an HTTP error.
 func (r *Reply) failed() bool {

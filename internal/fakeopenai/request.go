@@ -3,42 +3,30 @@ package fakeopenai
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"time"
+	"strings"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
-// Request is what the server keeps of one request it answered.
+// Request is what the server keeps of one request it answered. Its
+// LastUserText is the last input_text of the last input item with role
+// user: what was typed, or the prompt Codex built for it (/init). Title
+// marks the task title side request.
 type Request struct {
-	At     time.Time
-	Method string
-	Path   string // without the query
-	Model  string
-	// LastUserText is the last input_text of the last input item with role
-	// user: what was typed, or the prompt Codex built for it (/init).
-	LastUserText string
-	Tools        []string // names of the tools offered
+	fakeserver.Request
 	// ToolOutput is set when tool outputs follow the last user message:
 	// the request continues a tool loop. CallIDs lists their call ids.
 	ToolOutput bool
 	CallIDs    []string
-	Stream     bool
-	Title      bool // the task title side request
-	// Retry is set when the body is the same as that of an earlier request
-	// that got an error: Codex retrying it.
-	Retry  bool
-	Status int // the HTTP status answered
-	Header http.Header
-	Body   []byte
 }
 
-// HasTool reports whether the request offered the named tool.
-func (r Request) HasTool(name string) bool {
-	for _, t := range r.Tools {
-		if t == name {
-			return true
-		}
+// UserTurn returns a predicate for WaitForRequest: a fresh user turn (not
+// a tool loop continuation, not the title request) whose last user text
+// contains substr.
+func UserTurn(substr string) func(Request) bool {
+	return func(r Request) bool {
+		return !r.ToolOutput && !r.Title && r.Path == "/v1/responses" && strings.Contains(r.LastUserText, substr)
 	}
-	return false
 }
 
 // responsesBody is the part of a Responses API request body the server

@@ -2,32 +2,24 @@ package fakeopenai
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
-// sseWriter writes server-sent events and flushes each one.
+// sseWriter writes the Responses API's server-sent events, each numbered.
 type sseWriter struct {
-	w   http.ResponseWriter
-	rc  *http.ResponseController
+	sse *fakeserver.SSE
 	seq int // sequence_number of the next event
 }
 
 // send writes one event of the given type; data gets "type" and
-// "sequence_number" added and is marshalled to JSON.
+// "sequence_number" added.
 func (e *sseWriter) send(typ string, data map[string]any) error {
 	data["type"] = typ
 	data["sequence_number"] = e.seq
 	e.seq++
-	b, err := json.Marshal(data)
-	if err != nil {
-		return fmt.Errorf("marshal %s event: %w", typ, err)
-	}
-	if _, err := fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", typ, b); err != nil {
-		return err
-	}
-	return e.rc.Flush()
+	return e.sse.Send(typ, data)
 }
 
 // stream answers a request the way the Responses API streams:
@@ -36,12 +28,9 @@ func (e *sseWriter) send(typ string, data map[string]any) error {
 // response.failed. A write error means the client left; the handler just
 // ends.
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request, a answer) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("x-request-id", fmt.Sprintf("req_fake_%d", s.nextSeq()))
-	w.WriteHeader(http.StatusOK)
-	ev := &sseWriter{w: w, rc: http.NewResponseController(w)}
-	r := a.reply
+	w.Header().Set("x-request-id", s.b.NewID("req_fake"))
+	ev := &sseWriter{sse: fakeserver.StartSSE(w)}
+	r := a.Reply
 	resp := s.responseHead(req)
 	if ev.send("response.created", map[string]any{"response": resp}) != nil || s.wait(ctx, r.Delay) != nil {
 		return
@@ -60,7 +49,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request,
 		return
 	}
 	if r.Tool != nil {
-		if s.streamTool(ev, index, a.callID, r.Tool) != nil {
+		if s.streamTool(ev, index, a.CallID, r.Tool) != nil {
 			return
 		}
 	}
@@ -72,7 +61,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request,
 // responseHead is the response object response.created carries.
 func (s *Server) responseHead(req Request) map[string]any {
 	return map[string]any{
-		"id":     fmt.Sprintf("resp_fake_%d", s.nextSeq()),
+		"id":     s.b.NewID("resp_fake"),
 		"object": "response",
 		"status": "in_progress",
 		"model":  req.Model,
@@ -83,7 +72,7 @@ func (s *Server) responseHead(req Request) map[string]any {
 // streamMessage sends the assistant message piece by piece, pausing
 // before each piece as its Chunk says, then the whole message as done.
 func (s *Server) streamMessage(ctx context.Context, ev *sseWriter, index int, r Reply) error {
-	id := fmt.Sprintf("msg_fake_%d", s.nextSeq())
+	id := s.b.NewID("msg_fake")
 	added := map[string]any{"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}}
 	if err := ev.send("response.output_item.added", map[string]any{"output_index": index, "item": added}); err != nil {
 		return err
@@ -107,7 +96,7 @@ func (s *Server) streamMessage(ctx context.Context, ev *sseWriter, index int, r 
 
 // streamTool sends a tool call item as added and done.
 func (s *Server) streamTool(ev *sseWriter, index int, callID string, tc *ToolCall) error {
-	id := fmt.Sprintf("fc_fake_%d", s.nextSeq())
+	id := s.b.NewID("fc_fake")
 	item := map[string]any{"id": id, "call_id": callID, "name": tc.Name, "status": "in_progress"}
 	done := map[string]any{"id": id, "call_id": callID, "name": tc.Name, "status": "completed"}
 	if tc.Custom {
@@ -130,13 +119,13 @@ func (s *Server) streamTool(ev *sseWriter, index int, callID string, tc *ToolCal
 // usage is the token usage response.completed reports, estimated from the
 // request and the reply at about four bytes a token.
 func usage(req Request, r Reply) map[string]any {
-	in := tokens(len(req.Body))
+	in := fakeserver.Tokens(len(req.Body))
 	n := len(r.text())
 	if r.Tool != nil {
 		args, _ := r.Tool.arguments() // a bad argument list is answered as an error elsewhere
 		n += len(args) + len(r.Tool.Input)
 	}
-	out := tokens(n)
+	out := fakeserver.Tokens(n)
 	return map[string]any{
 		"input_tokens":          in,
 		"input_tokens_details":  map[string]int{"cached_tokens": 0},
@@ -145,6 +134,3 @@ func usage(req Request, r Reply) map[string]any {
 		"total_tokens":          in + out,
 	}
 }
-
-// tokens estimates the tokens of n bytes.
-func tokens(n int) int { return n/4 + 1 }
