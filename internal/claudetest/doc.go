@@ -2,9 +2,12 @@
 // pane of a private tmux server, with a throwaway HOME, against a
 // fakeapi.Server on loopback (docs/claude-code.md).
 //
-// It owns the session's setup and teardown, key input, waiting on the
-// rendered screen, a log of Claude's hook calls, and recording the pane's
-// raw output as an asciicast v2 file for replay fixtures:
+// It owns what is particular to Claude: the seeded ~/.claude.json and
+// settings.json, the hook entries of the hook recorder, the environment,
+// the screen predicates. The pane itself is an internal/clitest Pane, which
+// does the session's teardown, key input, waiting on the rendered screen,
+// the log of Claude's hook calls, and recording the pane's raw output as an
+// asciicast v2 file for replay fixtures:
 //
 //	s := claudetest.NewSession(t, claudetest.Options{RecordHooks: true})
 //	s.API().Handle("hello", fakeapi.Reply{Text: "Hi."})
@@ -25,7 +28,6 @@
 // -short. Everything waits on conditions with deadlines, and a failed wait
 // dumps the pane.
 //
-// claudetest is test support: it imports fakeapi, internal/tmuxtest (the
-// private server) and internal/wait and nothing else of codeman, and only
-// tests may import it.
+// claudetest is test support: it imports fakeapi and internal/clitest and
+// nothing else of codeman, and only tests may import it.
 package claudetest

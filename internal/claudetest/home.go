@@ -1,11 +1,9 @@
 package claudetest
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/codeman-dev/codeman/internal/clitest"
 )
 
 // FakeAPIKey is the ANTHROPIC_API_KEY a session runs with.
@@ -46,79 +44,20 @@ func baseSettings() map[string]any {
 
 // seed writes the project's files and claude's two config files, with
 // the hook recorder when asked for.
-func (s *Session) seed(root string, opts Options) error {
-	if err := writeFiles(s.dir, opts.Files); err != nil {
+func (s *Session) seed(opts Options) error {
+	if err := clitest.WriteFiles(s.Dir(), opts.Files); err != nil {
 		return err
 	}
 	settings := baseSettings()
 	if opts.RecordHooks {
-		s.hooks = filepath.Join(root, "hooks")
-		hookSettings, err := installHookRecorder(filepath.Join(root, "hook.sh"), s.hooks)
+		script, err := s.RecordEvents()
 		if err != nil {
 			return err
 		}
-		settings = merge(settings, hookSettings)
+		settings = clitest.Merge(settings, hookSettings(clitest.ShellQuote(script)+" hook"))
 	}
-	if err := writeJSON(filepath.Join(s.home, ".claude", "settings.json"), merge(settings, opts.Settings)); err != nil {
+	if err := clitest.WriteJSON(filepath.Join(s.Home(), ".claude", "settings.json"), clitest.Merge(settings, opts.Settings)); err != nil {
 		return err
 	}
-	return writeJSON(filepath.Join(s.home, ".claude.json"), merge(claudeJSON(s.dir), opts.ClaudeJSON))
-}
-
-// writeFiles writes files under dir.
-func writeFiles(dir string, files map[string]string) error {
-	for name, content := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if !strings.HasPrefix(path, dir+string(filepath.Separator)) {
-			return fmt.Errorf("write project file %q: outside the project dir", name)
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return fmt.Errorf("write project file %q: %w", name, err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-			return fmt.Errorf("write project file %q: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// writeJSON writes v as indented JSON, creating the parent dir.
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	if err := os.WriteFile(path, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// merge returns base with over laid on top: maps merge key by key, lists
-// append (so extra hook entries join the recorder's), anything else in
-// over replaces base's. Neither argument is modified.
-func merge(base, over map[string]any) map[string]any {
-	out := make(map[string]any, len(base)+len(over))
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range over {
-		switch ov := v.(type) {
-		case map[string]any:
-			if bv, ok := out[k].(map[string]any); ok {
-				out[k] = merge(bv, ov)
-				continue
-			}
-		case []any:
-			if bv, ok := out[k].([]any); ok {
-				out[k] = append(append([]any(nil), bv...), ov...)
-				continue
-			}
-		}
-		out[k] = v
-	}
-	return out
+	return clitest.WriteJSON(filepath.Join(s.Home(), ".claude.json"), clitest.Merge(claudeJSON(s.Dir()), opts.ClaudeJSON))
 }

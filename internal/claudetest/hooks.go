@@ -1,56 +1,41 @@
 package claudetest
 
 import (
-	"fmt"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/clitest"
 )
 
-// HookEvents returns the hook calls logged so far, oldest first. It needs
-// Options.RecordHooks.
-func (s *Session) HookEvents() []HookEvent {
-	s.t.Helper()
-	if s.hooks == "" {
-		s.t.Fatal("claudetest: HookEvents needs Options.RecordHooks")
-	}
-	events, err := readHookLog(s.hooks)
-	if err != nil {
-		s.t.Fatalf("claudetest: %v", err)
-	}
-	return events
+// RecordedHookEvents are the hook events a session with RecordHooks logs:
+// the ones codeman interprets, plus their neighbours. MessageDisplay is left
+// out (one process per streamed chunk), and so are hooks whose output
+// changes what Claude does (WorktreeCreate, Elicitation), and events that
+// not every tested version knows (PreSkillShellCommand, 2.1.329+): an
+// unknown event in settings.json opens a warning dialog at start.
+var RecordedHookEvents = []string{
+	"SessionStart", "SessionEnd", "UserPromptSubmit", "UserPromptExpansion",
+	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+	"PermissionDenied", "Notification", "Stop", "StopFailure",
+	"SubagentStart", "SubagentStop", "PreCompact", "PostCompact",
 }
 
-// WaitForHook returns the first logged hook call, past or future, that
-// pred accepts. It fails the test after timeout, listing the calls seen.
-func (s *Session) WaitForHook(pred func(HookEvent) bool, what string, timeout time.Duration) HookEvent {
-	s.t.Helper()
-	var events []HookEvent
-	found := -1
-	err := wait.Until("hook "+what, timeout, func() bool {
-		events = s.HookEvents()
-		found = slices.IndexFunc(events, pred)
-		return found >= 0
-	})
-	if err != nil {
-		s.t.Fatalf("claudetest: %v; hooks seen: %s\n%s", err, hookNames(events), s.dump(s.captureOrError()))
-	}
-	return events[found]
-}
+// HookEvent is one hook call Claude Code made (Kind "hook"): Name is its
+// hook_event_name, Payload the JSON Claude wrote to the hook's stdin.
+type HookEvent = clitest.Event
 
-// HookNamed returns a predicate for WaitForHook: a call of the named event
-// made after since (zero: any time).
-func HookNamed(name string, since time.Time) func(HookEvent) bool {
-	return func(e HookEvent) bool { return e.Name == name && e.At.After(since) }
-}
+// Hook returns a predicate for WaitForEvent: a call of the named hook
+// event made after since (zero: any time).
+func Hook(name string, since time.Time) func(HookEvent) bool { return clitest.Hook(name, since) }
 
-// hookNames lists events for a failure message.
-func hookNames(events []HookEvent) string {
-	names := make([]string, 0, len(events))
-	for _, e := range events {
-		names = append(names, fmt.Sprintf("%s@%s", e.Name, e.At.Format("15:04:05.000")))
+// hookSettings are the settings that run command for every
+// RecordedHookEvents entry.
+func hookSettings(command string) map[string]any {
+	hooks := map[string]any{}
+	for _, ev := range RecordedHookEvents {
+		hooks[ev] = []any{map[string]any{
+			"matcher": "",
+			"hooks":   []any{map[string]any{"type": "command", "command": command}},
+		}}
 	}
-	return "[" + strings.Join(names, " ") + "]"
+	return map[string]any{"hooks": hooks}
 }

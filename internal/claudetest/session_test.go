@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/internal/wait"
 )
@@ -51,11 +52,11 @@ func TestSession_Turn(t *testing.T) {
 	}
 	waitPaneTitle(t, s, "✳ Fake session")
 
-	stop := s.WaitForHook(claudetest.HookNamed("Stop", time.Time{}), "Stop", 10*time.Second)
+	stop := s.WaitForEvent(claudetest.Hook("Stop", time.Time{}), "Stop", 10*time.Second)
 	if got := stop.Field("last_assistant_message"); got != "Hello from the fake." {
 		t.Errorf("Stop last_assistant_message = %q", got)
 	}
-	if got := s.HookEvents()[0].Name; got != "SessionStart" {
+	if got := s.Events()[0].Name; got != "SessionStart" {
 		t.Errorf("first hook %s, want SessionStart", got)
 	}
 }
@@ -64,7 +65,7 @@ func TestSession_Record(t *testing.T) {
 	s := claudetest.NewSession(t, claudetest.Options{Record: true, RecordHooks: true})
 	s.Type("hello there")
 	s.WaitFor(claudetest.Completions(1), "the completion line", 15*time.Second)
-	s.WaitForHook(claudetest.HookNamed("Stop", time.Time{}), "Stop", 10*time.Second)
+	s.WaitForEvent(claudetest.Hook("Stop", time.Time{}), "Stop", 10*time.Second)
 	path := filepath.Join(t.TempDir(), "turn.cast")
 	s.SaveCast(path)
 
@@ -100,7 +101,7 @@ func TestSession_Record(t *testing.T) {
 			t.Errorf("hook markers %v lack %s", hooks, want)
 		}
 	}
-	if last := events[len(events)-1]; last.Kind != "m" || last.Data != claudetest.EndMarker {
+	if last := events[len(events)-1]; last.Kind != "m" || last.Data != clitest.EndMarker {
 		t.Errorf("last event %+v, want the end marker", last)
 	}
 }
@@ -129,7 +130,7 @@ func TestSession_APIErrorSurvivesRetry(t *testing.T) {
 
 	s.Type("deploy it")
 	s.WaitFor(claudetest.Contains("API Error: 529 Overloaded (fake)"), "the API error line", 20*time.Second)
-	failure := s.WaitForHook(claudetest.HookNamed("StopFailure", time.Time{}), "StopFailure", 10*time.Second)
+	failure := s.WaitForEvent(claudetest.Hook("StopFailure", time.Time{}), "StopFailure", 10*time.Second)
 	if got := failure.Field("error"); got != "server_error" {
 		t.Errorf("StopFailure error %q, want server_error", got)
 	}

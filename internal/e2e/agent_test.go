@@ -41,7 +41,7 @@ func TestBackgroundAgent_NotInterrupted(t *testing.T) {
 	c.Type(work)
 	c.WaitFor(claudetest.Matches(claudetest.WaitingForAgents), "the wait for the background agent", 30*time.Second)
 	update := c.waitRequest(stepIs(stepUpdate), "the update prompt", agentRuns+cycleTimeout)
-	events := c.HookEvents()
+	events := c.Events()
 
 	workStart := c.mustHook(events, "UserPromptSubmit", c.start, "the work prompt", promptHas(work))
 	firstStop := c.mustHook(events, "Stop", workStart.At, "the main turn", nil)

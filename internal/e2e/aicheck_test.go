@@ -86,7 +86,7 @@ func TestAICheck_WorkingThenIdle(t *testing.T) {
 	second := c.waitRequest(func(req fakeapi.Request) bool { return isCheck(req) && req.At.After(first.At) },
 		"the AI check after the cooldown", idleCheckCooldown+60*time.Second)
 	update := c.waitRequest(stepIs(stepUpdate), "the update prompt after IDLE", 30*time.Second)
-	events := c.HookEvents()
+	events := c.Events()
 
 	stop := c.mustHook(events, "Stop", c.start, "the work turn", nil)
 	if !first.At.After(stop.At) {

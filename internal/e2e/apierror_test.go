@@ -49,7 +49,7 @@ func TestAPIError_WaitedOutThenResumed(t *testing.T) {
 				t.Fatalf("codeman's %s step reached the model first, want the resume prompt", step)
 			}
 			update := c.waitRequest(stepIs(stepUpdate), "the update prompt after the resumed turn", cycleTimeout)
-			events := c.HookEvents()
+			events := c.Events()
 			reqs := c.API().Requests()
 
 			failure := c.mustHook(events, "StopFailure", c.start, "the failed turn", nil)

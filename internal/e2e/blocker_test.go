@@ -110,7 +110,7 @@ func TestBlockers_LeftAlone(t *testing.T) {
 					break
 				}
 			}
-			events := c.HookEvents()
+			events := c.Events()
 			c.mustHook(events, "PermissionRequest", c.start, "the dialog", fieldIs("tool_name", bc.tool))
 			// Claude's reminder came and went unanswered too: the window
 			// covered it.

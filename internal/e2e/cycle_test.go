@@ -53,7 +53,7 @@ func TestCycle_AfterSlowTurn(t *testing.T) {
 	c.Type(work)
 	kickstart := c.waitRequest(stepIs(stepKickstart), "the kickstart prompt", cycleTimeout)
 	reqs := c.API().Requests()
-	events := c.HookEvents()
+	events := c.Events()
 
 	c.checkSteps(stepUpdate, stepInit, stepKickstart)
 	workStart := c.mustHook(events, "UserPromptSubmit", c.start, "the work prompt", promptHas(work))

@@ -41,7 +41,7 @@ func TestPlan_ApprovalAccepted(t *testing.T) {
 		return slices.ContainsFunc(toolResults(req), func(s string) bool { return strings.Contains(s, approvedPlan) })
 	}, "the approved plan's tool result", 60*time.Second)
 	update := c.waitRequest(stepIs(stepUpdate), "the update prompt after the plan's turn", cycleTimeout)
-	events := c.HookEvents()
+	events := c.Events()
 
 	menu := c.mustHook(events, "PermissionRequest", c.start, "the plan approval", fieldIs("tool_name", "ExitPlanMode"))
 	ds := sends(r.decisions(c))

@@ -56,7 +56,7 @@ func TestDaemon_KilledAndRestarted(t *testing.T) {
 		t.Fatalf("codeman status lists %d pane(s), want %s adopted:\n%+v", len(panes), c.Address(), panes)
 	}
 	update := c.waitRequest(stepIs(stepUpdate), "the update prompt", cycleTimeout)
-	events := c.HookEvents()
+	events := c.Events()
 
 	workStart := c.mustHook(events, "UserPromptSubmit", c.start, "the work prompt", promptHas(work))
 	workStop := c.mustHook(events, "Stop", workStart.At, "the work turn", nil)

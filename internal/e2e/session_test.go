@@ -117,7 +117,7 @@ func (c *claude) dump() string {
 	fmt.Fprintf(&b, "--- codeman's view (times are wall clock; the session started %s) ---\n%s",
 		c.start.Format("15:04:05.000"), c.rig.describePane(c.Address()))
 	fmt.Fprintf(&b, "--- fake API requests ---\n%s", describeRequests(c.start, c.API().Requests()))
-	fmt.Fprintf(&b, "--- Claude's hooks ---\n%s", describeHooks(c.start, c.HookEvents()))
+	fmt.Fprintf(&b, "--- Claude's hooks ---\n%s", describeHooks(c.start, c.Events()))
 	fmt.Fprintf(&b, "--- screen timeline ---\n%s", c.mon.describe(c.start))
 	b.WriteString(c.rig.daemonLog())
 	return b.String()

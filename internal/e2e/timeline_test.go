@@ -237,7 +237,7 @@ func (c *claude) checkNothingTypedDuring(from, to time.Time, what string, ownPro
 			t.Errorf("codeman sent at %s, while Claude worked on %s (%s to %s): %s", rel(c.start, d.At), what, rel(c.start, from), rel(c.start, to), d)
 		}
 	}
-	for _, e := range c.HookEvents() {
+	for _, e := range c.Events() {
 		if e.Name == "UserPromptSubmit" && in(e.At) && !ownPrompt(e.Field("prompt")) {
 			t.Errorf("prompt %q submitted at %s, while Claude worked on %s", clip(e.Field("prompt"), 60), rel(c.start, e.At), what)
 		}

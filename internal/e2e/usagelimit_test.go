@@ -82,7 +82,7 @@ func TestUsageLimit(t *testing.T) {
 		c.WaitFor(claudetest.Contains("Continuing automatically at"), "the usage limit, Claude Code's own continue armed", 30*time.Second)
 		own := c.waitRequest(fakeapi.UserText(fakeapi.AutoContinueText), "Claude Code's own continue", time.Until(reset)+autoContinueWithin)
 		update := c.waitRequest(stepIs(stepUpdate), "the update prompt after Claude's own turn", cycleTimeout)
-		events := c.HookEvents()
+		events := c.Events()
 		reqs := c.API().Requests()
 
 		workStart := c.mustHook(events, "UserPromptSubmit", c.start, "the work prompt", promptHas(work))
@@ -132,7 +132,7 @@ func TestUsageLimit(t *testing.T) {
 		c.WaitFor(claudetest.Contains("Automatic continue cancelled"), "the continue cancelled", 10*time.Second)
 		resume := c.waitRequest(stepIs(stepResume), "codeman's resume prompt", time.Until(reset)+usageLimitMargin+time.Minute)
 		update := c.waitRequest(stepIs(stepUpdate), "the update prompt after the resumed turn", cycleTimeout)
-		events := c.HookEvents()
+		events := c.Events()
 		reqs := c.API().Requests()
 
 		workStart := c.mustHook(events, "UserPromptSubmit", c.start, "the work prompt", promptHas(work))
@@ -183,7 +183,7 @@ func TestUsageLimit(t *testing.T) {
 		if screen := c.Capture(); !strings.Contains(screen, menu) {
 			t.Errorf("the menu is gone from the screen:\n%s", screen)
 		}
-		c.mustHook(c.HookEvents(), "StopFailure", c.start, "the limited turn", fieldIs("error", "rate_limit"))
+		c.mustHook(c.Events(), "StopFailure", c.start, "the limited turn", fieldIs("error", "rate_limit"))
 		ds := r.decisions(c)
 		if !slices.ContainsFunc(ds, func(d respawn.Decision) bool {
 			return d.Kind == respawn.DecisionVeto && d.At.After(opened) && strings.Contains(d.Reason, "limit_menu")

@@ -1,10 +1,9 @@
-package claudetest
+package clitest
 
 import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -84,8 +83,10 @@ func TestWriteCast(t *testing.T) {
 		{at: at(1500), kind: "o", data: "❯\u00a0<b>&"},
 		{at: at(2000), kind: "o", data: "bad \xff byte"},
 	}
-	markers := append(hookMarkers([]HookEvent{{At: at(1500), Name: "Stop", Payload: json.RawMessage(`{"hook_event_name":"Stop"}`)}}),
-		castEvent{at: at(9000), kind: "m", data: EndMarker})
+	markers := append(eventMarkers([]Event{
+		{At: at(1500), Kind: "hook", Name: "Stop", Payload: json.RawMessage(`{"hook_event_name":"Stop"}`)},
+		{At: at(2500), Kind: "notify", Name: "agent-turn-complete", Payload: json.RawMessage(`{"type":"agent-turn-complete"}`)},
+	}), castEvent{at: at(9000), kind: "m", data: EndMarker})
 	var b bytes.Buffer
 	if err := writeCast(&b, start, output, markers); err != nil {
 		t.Fatal(err)
@@ -107,74 +108,10 @@ func TestWriteCast(t *testing.T) {
 		`[1.500000, "o", "❯` + "\u00a0" + `<b>&"]`,
 		`[1.500000, "m", "hook:{\"hook_event_name\":\"Stop\"}"]`,
 		`[2.000000, "o", "bad \ufffd byte"]`,
+		`[2.500000, "m", "notify:{\"type\":\"agent-turn-complete\"}"]`,
 		`[9.000000, "m", "end"]`,
 	}
 	if got := lines[1:]; !reflect.DeepEqual(got, want) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func TestMerge(t *testing.T) {
-	base := map[string]any{
-		"permissions":        map[string]any{"defaultMode": "default", "allow": []any{"Bash(ls)"}},
-		"hooks":              map[string]any{"Stop": []any{"recorder"}},
-		"spinnerTipsEnabled": false,
-	}
-	over := map[string]any{
-		"permissions":        map[string]any{"allow": []any{"Bash(echo)"}},
-		"hooks":              map[string]any{"Stop": []any{"codeman"}, "Notification": []any{"codeman"}},
-		"spinnerTipsEnabled": true,
-	}
-	got := merge(base, over)
-	want := map[string]any{
-		"permissions":        map[string]any{"defaultMode": "default", "allow": []any{"Bash(ls)", "Bash(echo)"}},
-		"hooks":              map[string]any{"Stop": []any{"recorder", "codeman"}, "Notification": []any{"codeman"}},
-		"spinnerTipsEnabled": true,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("merge = %v, want %v", got, want)
-	}
-	if len(base["hooks"].(map[string]any)["Stop"].([]any)) != 1 {
-		t.Error("merge modified its base")
-	}
-}
-
-func TestHookRecorder(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("sh not found in PATH")
-	}
-	dir := t.TempDir()
-	script, logDir := filepath.Join(dir, "hook's.sh"), filepath.Join(dir, "log dir")
-	settings, err := installHookRecorder(script, logDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entry := settings["hooks"].(map[string]any)["Stop"].([]any)[0].(map[string]any)
-	command := entry["hooks"].([]any)[0].(map[string]any)["command"].(string)
-
-	before := time.Now()
-	for _, payload := range []string{
-		"{\n  \"hook_event_name\": \"UserPromptSubmit\",\n  \"prompt\": \"two\\nlines\"\n}\n",
-		`{"hook_event_name":"Stop","background_tasks":[]}`,
-	} {
-		cmd := exec.Command(sh, "-c", command)
-		cmd.Stdin = strings.NewReader(payload)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("hook command: %v: %s", err, out)
-		}
-	}
-	events, err := readHookLog(logDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(events) != 2 || events[0].Name != "UserPromptSubmit" || events[1].Name != "Stop" {
-		t.Fatalf("events %+v", events)
-	}
-	if got := string(events[0].Payload); got != `{"hook_event_name":"UserPromptSubmit","prompt":"two\nlines"}` {
-		t.Errorf("payload %s", got)
-	}
-	if events[0].Field("prompt") != "two\nlines" || events[0].At.Before(before.Truncate(time.Second)) {
-		t.Errorf("event %+v", events[0])
 	}
 }

@@ -1,27 +1,27 @@
-package claudetest
+package clitest
 
 import "os"
 
-// PaneTERM is the TERM Claude runs with inside the pane.
+// PaneTERM is the TERM the CLI runs with inside the pane.
 const PaneTERM = "tmux-256color"
 
 // serverConf replaces the user's tmux config for the private server
 // (tmuxtest's default is none at all).
-const serverConf = `# claudetest: a private tmux server for the Claude Code CLI.
+const serverConf = `# clitest: a private tmux server for a CLI under test.
 # No status line: the pane is the whole 200x50 window.
 set -g status off
-# Without focus events Claude prints a "tmux focus-events off" hint above its prompt box.
+# Without focus events Claude Code prints a "tmux focus-events off" hint above its prompt box.
 set -g focus-events on
-# Claude's 256-colour palette, as in the reference screens.
+# A 256-colour palette, as in a person's terminal.
 set -g default-terminal ` + PaneTERM + `
-# Keep the last screen when claude exits, for the failure dump.
+# Keep the last screen when the CLI exits, for the failure dump and the exit screen.
 set -g remain-on-exit on
 `
 
 // serverEnv is the whole environment of the tmux server and so of every
-// pane: a throwaway HOME and TMPDIR (Claude keeps task output under
-// $TMPDIR/claude-<uid>), a UTF-8 locale, UTC for the completion line's
-// clock, and PATH for the shell commands Claude runs.
+// pane: a throwaway HOME and TMPDIR (Claude Code keeps task output under
+// $TMPDIR/claude-<uid>), a UTF-8 locale, UTC for the clock times the CLIs
+// print, and PATH for the commands they run.
 func serverEnv(home, tmp string) []string {
 	env := []string{
 		"HOME=" + home,
@@ -39,7 +39,7 @@ func serverEnv(home, tmp string) []string {
 	return env
 }
 
-// loginShell is the SHELL of the panes: bash as in the reference, else sh.
+// loginShell is the SHELL of the panes: bash, else sh.
 func loginShell() string {
 	if isExecutable("/bin/bash") {
 		return "/bin/bash"

@@ -1,4 +1,4 @@
-package claudetest
+package clitest
 
 import (
 	"bufio"
@@ -33,12 +33,13 @@ type castHeader struct {
 	Env       map[string]string `json:"env"`
 }
 
-// hookMarkers turns hook calls into marker events whose label is
-// "hook:" and the payload as Claude sent it.
-func hookMarkers(events []HookEvent) []castEvent {
+// eventMarkers turns hook calls and notify runs into marker events whose
+// label is the event's kind, a colon and the payload as the CLI passed it:
+// "hook:{...}", "notify:{...}".
+func eventMarkers(events []Event) []castEvent {
 	out := make([]castEvent, 0, len(events))
 	for _, e := range events {
-		out = append(out, castEvent{at: e.At, kind: "m", data: "hook:" + string(e.Payload)})
+		out = append(out, castEvent{at: e.At, kind: "m", data: e.Kind + ":" + string(e.Payload)})
 	}
 	return out
 }

@@ -1,10 +1,11 @@
-package claudetest
+package clitest
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -18,7 +19,7 @@ import (
 type recorder struct {
 	pane    string
 	fifo    string
-	start   time.Time // when claude was let go
+	start   time.Time // when the CLI was let go
 	stopped time.Time // when the pipe was closed
 	done    chan struct{}
 
@@ -39,7 +40,7 @@ func startRecorder(tm *tmuxtest.Server, pane, fifo string) (*recorder, error) {
 	}
 	r := &recorder{pane: pane, fifo: fifo, done: make(chan struct{})}
 	go r.read()
-	if _, err := tm.Run("pipe-pane", "-O", "-t", pane, "exec cat >"+shellQuote(fifo)); err != nil {
+	if _, err := tm.Run("pipe-pane", "-O", "-t", pane, "exec cat >"+ShellQuote(fifo)); err != nil {
 		r.unblock()
 		<-r.done
 		return nil, err
@@ -98,8 +99,12 @@ func (r *recorder) fail(err error) {
 // stop closes the pane's pipe and waits for the reader to drain the FIFO.
 func (r *recorder) stop(tm *tmuxtest.Server) {
 	r.stopOnce.Do(func() {
-		// A server that is already gone has closed the pipe too.
-		tm.Run("pipe-pane", "-t", r.pane)
+		// A server that is already gone has closed the pipe too. tmux
+		// refuses to close the pipe of a pane whose program has exited
+		// (remain-on-exit), so such a pane goes, and its pipe with it.
+		if _, err := tm.Run("pipe-pane", "-t", r.pane); err != nil && strings.Contains(err.Error(), "pane has exited") {
+			tm.Run("kill-pane", "-t", r.pane)
+		}
 		r.stopped = time.Now()
 		r.wait()
 	})
@@ -121,8 +126,8 @@ func (r *recorder) wait() {
 	}
 }
 
-// unblock opens and closes the FIFO's writing end, so that a reader waiting
-// in open sees a writer come and go and reads EOF.
+// unblock opens and closes the FIFO's writing end, so that a reader
+// waiting in open sees a writer come and go and reads EOF.
 func (r *recorder) unblock() {
 	f, err := os.OpenFile(r.fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 	if err == nil {
@@ -138,44 +143,46 @@ func (r *recorder) events() ([]castEvent, error) {
 }
 
 // SaveCast stops the recording and writes it to path as asciicast v2: the
-// pane's raw output, with RecordHooks each hook call as a marker event
-// "hook:<payload>" at the time the hook ran, and last a marker "end" at the
-// moment the recording stopped, so that a quiet tail keeps its length. It
-// needs Options.Record.
-func (s *Session) SaveCast(path string) {
-	s.t.Helper()
-	if s.rec == nil {
-		s.t.Fatal("claudetest: SaveCast needs Options.Record")
+// pane's raw output; with an event log each hook call and notify run as a
+// marker event "hook:<payload>" or "notify:<payload>" at the time the
+// command ran; and last a marker "end" at the moment the recording
+// stopped, so that a quiet tail keeps its length. It needs Launch.Record
+// (Options.Record).
+func (p *Pane) SaveCast(path string) {
+	p.t.Helper()
+	if p.rec == nil {
+		p.t.Fatalf("%s: SaveCast needs Options.Record", p.cfg.Pkg)
 	}
-	s.rec.stop(s.tmux)
-	output, err := s.rec.events()
+	p.rec.stop(p.tmux)
+	output, err := p.rec.events()
 	if err != nil {
-		s.t.Fatalf("claudetest: record pane: %v", err)
+		p.t.Fatalf("%s: record pane: %v", p.cfg.Pkg, err)
 	}
 	var markers []castEvent
-	if s.hooks != "" {
-		markers = hookMarkers(s.HookEvents())
+	if p.events != "" {
+		markers = eventMarkers(p.Events())
 	}
-	markers = append(markers, castEvent{at: s.rec.stopped, kind: "m", data: EndMarker})
+	markers = append(markers, castEvent{at: p.rec.stopped, kind: "m", data: EndMarker})
 	f, err := os.Create(path)
 	if err != nil {
-		s.t.Fatalf("claudetest: create cast: %v", err)
+		p.t.Fatalf("%s: create cast: %v", p.cfg.Pkg, err)
 	}
-	err = writeCast(f, s.rec.start, output, markers)
+	err = writeCast(f, p.rec.start, output, markers)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		s.t.Fatalf("claudetest: write %s: %v", path, err)
+		p.t.Fatalf("%s: write %s: %v", p.cfg.Pkg, path, err)
 	}
 }
 
-// RecordStart returns the moment the recording's clock starts (second 0 of
-// the cast): when claude was let go. It needs Options.Record.
-func (s *Session) RecordStart() time.Time {
-	s.t.Helper()
-	if s.rec == nil {
-		s.t.Fatal("claudetest: RecordStart needs Options.Record")
+// RecordStart returns the moment the recording's clock starts (second 0
+// of the cast): when the CLI was let go. It needs Launch.Record
+// (Options.Record).
+func (p *Pane) RecordStart() time.Time {
+	p.t.Helper()
+	if p.rec == nil {
+		p.t.Fatalf("%s: RecordStart needs Options.Record", p.cfg.Pkg)
 	}
-	return s.rec.start
+	return p.rec.start
 }
