@@ -20,10 +20,7 @@ func attachCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{profileFlag, setFlag},
 		Action: func(c *cli.Context) error {
-			if _, _, err := effectiveConfig(c); err != nil {
-				return err // a bad profile or --set is reported before anything starts
-			}
-			addr, client, err := enableTarget(c)
+			addr, client, err := enableTarget(c, true)
 			if err != nil {
 				return err
 			}
@@ -67,7 +64,7 @@ func toggleCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{profileFlag, setFlag},
 		Action: func(c *cli.Context) error {
-			addr, client, err := enableTarget(c)
+			addr, client, err := enableTarget(c, false)
 			if err != nil {
 				return err
 			}

@@ -54,15 +54,29 @@ func paneAndClient(c *cli.Context, start bool) (string, *daemon.Client, error) {
 	return addr, client, err
 }
 
-// enableTarget is paneAndClient for attach and toggle, which the daemon
-// answers by resolving the pane itself: a pane named by its id (the tmux
-// key binding's, or an address) costs no tmux process here.
-func enableTarget(c *cli.Context) (string, *daemon.Client, error) {
+// enableTarget is paneAndClient(c, true) for attach and toggle, whose
+// request the daemon checks in full: it resolves the pane itself, so a pane
+// named by its id (the tmux key binding's, or an address) costs no tmux
+// process here, and it applies the profile and --set values itself. With
+// check, they are checked here too when no daemon runs, so that a bad one
+// starts none.
+func enableTarget(c *cli.Context, check bool) (string, *daemon.Client, error) {
 	addr, ok := tmux.PaneAddress(c.Args().First(), os.Getenv)
 	if !ok {
-		return paneAndClient(c, true)
+		var err error
+		if addr, err = resolvePane(c.Context, c.Args().First()); err != nil {
+			return "", nil, err
+		}
 	}
-	client, _, err := connect(c, true)
+	client, _, err := connect(c, false)
+	if errors.Is(err, daemon.ErrNotRunning) {
+		if check {
+			if _, _, err := effectiveConfig(c); err != nil {
+				return "", nil, err
+			}
+		}
+		client, _, err = connect(c, true)
+	}
 	return addr, client, err
 }
 
