@@ -203,8 +203,9 @@ func (r *rig) waitScreens(ids []string, want string, timeout time.Duration) {
 	}
 }
 
-// buildCodeman builds cmd/codeman into dir, or returns the binary -load.codeman names.
-func buildCodeman(t testing.TB, dir string) string {
+// buildCodeman builds cmd/codeman into dir with the go build flags given,
+// or returns the binary -load.codeman names.
+func buildCodeman(t testing.TB, dir string, flags ...string) string {
 	t.Helper()
 	if *codemanFlag != "" {
 		return *codemanFlag
@@ -214,7 +215,8 @@ func buildCodeman(t testing.TB, dir string) string {
 		t.Skip("go is not installed: the load test builds cmd/codeman with the go command")
 	}
 	exe := filepath.Join(dir, "codeman")
-	cmd := exec.Command(goBin, "build", "-o", exe, "github.com/codeman-dev/codeman/cmd/codeman")
+	args := append(append([]string{"build", "-o", exe}, flags...), "github.com/codeman-dev/codeman/cmd/codeman")
+	cmd := exec.Command(goBin, args...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/codeman: %v\n%s", err, out)
 	}
