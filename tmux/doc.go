@@ -11,9 +11,12 @@
 //     polling when control mode keeps failing (Mode says which); the
 //     stream is read in shared 25 ms slots while output trickles in
 //     (pacedReader), which is most of what keeps a watching daemon cheap;
-//   - Server: version check, pane resolution (%3, work:1.0, work:1),
-//     listing panes with codeman's @codeman and @codeman-state options,
-//     and pane user options;
+//   - Server: version check, pane resolution (%3, work:1.0, work:1) with
+//     the server's version in the same read, listing panes with codeman's
+//     @codeman and @codeman-state options, and pane user options; the
+//     ...With functions do the same through any Runner, such as a Client,
+//     whose control connection answers a command for a fraction of a tmux
+//     process (Start brings it up before it returns);
 //   - PaneTerminal, a respawn.Terminal per pane: send-keys -l for text,
 //     Enter as its own command after a pause, load-buffer + paste-buffer -p
 //     for multi-line text, and a check that the screen changed;
