@@ -2,10 +2,13 @@
 // pane of a private tmux server, with a throwaway HOME and CODEX_HOME,
 // against a fakeopenai.Server on loopback (docs/codex.md).
 //
-// It owns the session's setup and teardown (config.toml with a custom model
-// provider, the trusted project dir, trusted hooks), key input, waiting on
-// the rendered screen, a log of Codex's hook calls and notify runs, and
-// recording the pane's raw output as an asciicast v2 file for fixtures:
+// It owns what is particular to Codex: config.toml with a custom model
+// provider, the trusted project dir, trusted hooks and the notify program,
+// the environment, the screen predicates. The pane itself is an
+// internal/clitest Pane, which does the session's teardown, key input,
+// waiting on the rendered screen, the log of Codex's hook calls and notify
+// runs, and recording the pane's raw output as an asciicast v2 file for
+// fixtures:
 //
 //	s := codextest.NewSession(t, codextest.Options{RecordHooks: true})
 //	s.API().Handle("hello", fakeopenai.Reply{Text: "Hi."})
@@ -24,7 +27,6 @@
 // -short. Everything waits on conditions with deadlines, and a failed wait
 // dumps the pane.
 //
-// codextest is test support: it imports fakeopenai, internal/tmuxtest (the
-// private server) and internal/wait and nothing else of codeman, and only
-// tests may import it.
+// codextest is test support: it imports fakeopenai and internal/clitest
+// and nothing else of codeman, and only tests may import it.
 package codextest

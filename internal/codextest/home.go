@@ -2,13 +2,12 @@ package codextest
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/codeman-dev/codeman/internal/clitest"
 )
 
 // FakeAPIKey is the API key a session runs with, in the environment
@@ -64,59 +63,32 @@ func baseConfig(baseURL, projectDir string) map[string]any {
 
 // seed writes the project's files, the recorder and hooks.json when asked
 // for, and config.toml.
-func (s *Session) seed(root string, opts Options) error {
-	if err := writeFiles(s.dir, opts.Files); err != nil {
+func (s *Session) seed(opts Options) error {
+	if err := clitest.WriteFiles(s.Dir(), opts.Files); err != nil {
 		return err
 	}
-	config := baseConfig(s.api.BaseURL(), s.dir)
+	config := baseConfig(s.api.BaseURL(), s.Dir())
 	if opts.RecordHooks || opts.RecordNotify {
-		s.events = filepath.Join(root, "events")
-		script := filepath.Join(root, "record.sh")
-		if err := writeRecorder(script, s.events); err != nil {
+		script, err := s.RecordEvents()
+		if err != nil {
 			return err
 		}
 		if opts.RecordHooks {
 			path := filepath.Join(s.codexHome, "hooks.json")
-			hooks, state, err := hooksFile(path, shellQuote(script)+" hook")
+			hooks, state, err := hooksFile(path, clitest.ShellQuote(script)+" hook")
 			if err != nil {
 				return err
 			}
-			if err := writeJSON(path, hooks); err != nil {
+			if err := clitest.WriteJSON(path, hooks); err != nil {
 				return err
 			}
-			config = merge(config, map[string]any{"hooks": map[string]any{"state": state}})
+			config = clitest.Merge(config, map[string]any{"hooks": map[string]any{"state": state}})
 		}
 		if opts.RecordNotify {
 			config["notify"] = []any{script, "notify"}
 		}
 	}
-	return writeTOML(filepath.Join(s.codexHome, "config.toml"), merge(config, opts.Config))
-}
-
-// writeFiles writes files under dir.
-func writeFiles(dir string, files map[string]string) error {
-	for name, content := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if !strings.HasPrefix(path, dir+string(filepath.Separator)) {
-			return fmt.Errorf("write project file %q: outside the project dir", name)
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return fmt.Errorf("write project file %q: %w", name, err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-			return fmt.Errorf("write project file %q: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// writeJSON writes v as indented JSON, creating the parent dir.
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	return writeFile(path, append(data, '\n'))
+	return writeTOML(filepath.Join(s.codexHome, "config.toml"), clitest.Merge(config, opts.Config))
 }
 
 // writeTOML writes v as TOML, creating the parent dir.
@@ -125,41 +97,5 @@ func writeTOML(path string, v map[string]any) error {
 	if err := toml.NewEncoder(&b).Encode(v); err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	return writeFile(path, b.Bytes())
-}
-
-func writeFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// merge returns base with over laid on top: maps merge key by key, lists
-// append, anything else in over replaces base's. Neither argument is
-// modified.
-func merge(base, over map[string]any) map[string]any {
-	out := make(map[string]any, len(base)+len(over))
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range over {
-		switch ov := v.(type) {
-		case map[string]any:
-			if bv, ok := out[k].(map[string]any); ok {
-				out[k] = merge(bv, ov)
-				continue
-			}
-		case []any:
-			if bv, ok := out[k].([]any); ok {
-				out[k] = append(append([]any(nil), bv...), ov...)
-				continue
-			}
-		}
-		out[k] = v
-	}
-	return out
+	return clitest.WriteFile(path, b.Bytes())
 }
