@@ -8,7 +8,7 @@
 // CLI's config under the pane's HOME, and starts it with the environment it
 // needs to run offline against a fake API:
 //
-//	path := cli.Require(t) // skips without the CLI and under -short
+//	path := cli.Require(t) // cli, a clitest.CLI, skips without the binary and under -short
 //	p := clitest.NewPane(t, clitest.Config{Pkg: "claudetest", Program: "claude"})
 //	script, err := p.RecordEvents() // run as "<script> hook" by every hook
 //	...write the config into p.Home()...
