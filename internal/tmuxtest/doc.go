@@ -12,8 +12,8 @@
 //
 // Every test that starts a tmux server uses it: the backend's own tests,
 // the daemon's, the plugin's, the simulated session's, and
-// internal/claudetest, which runs the real CLI on a server with a config
-// of its own (NewServerWith).
+// internal/clitest, which runs a real CLI (Claude Code, Codex) on a server
+// with a config of its own (NewServerWith).
 //
 // It imports only the leaf helpers internal/childenv and internal/wait of
 // codeman, so that package tmux's own tests can use it.
