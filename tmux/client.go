@@ -279,12 +279,16 @@ func (c *Client) subscribedPanes() []string {
 }
 
 // Run runs one tmux command over the control connection, or as a tmux
-// process while there is none. It implements Runner.
+// process while there is none, and always for if-shell. It implements
+// Runner.
 func (c *Client) Run(ctx context.Context, args ...string) (string, error) {
 	c.mu.Lock()
 	cn := c.conn
 	c.mu.Unlock()
-	if cn == nil {
+	if cn == nil || len(args) > 0 && args[0] == "if-shell" {
+		// tmux answers if-shell on a control connection with a reply of
+		// its own and another for the command it runs, when it runs one:
+		// replies could no longer be matched to commands in order.
 		return c.srv.Run(ctx, args...)
 	}
 	line, err := controlLine(args)

@@ -82,14 +82,31 @@ func (s Server) SwapPaneOption(ctx context.Context, paneID, name, old, value str
 	return SwapPaneOptionWith(ctx, s, paneID, name, old, value)
 }
 
-// SwapPaneOptionWith is SwapPaneOption through a Runner. A control
-// connection is one client too: its commands run in turn like any other.
+// SwapPaneOptionWith is SwapPaneOption through a Runner. A swap from unset
+// is one set-option -o, which sets only an option the pane does not have
+// yet; any other runs if-shell, which a Client runs as a tmux process (see
+// Client.Run).
 func SwapPaneOptionWith(ctx context.Context, r Runner, paneID, name, old, value string) (bool, error) {
 	if err := checkOptionTarget(paneID, name); err != nil {
 		return false, err
 	}
 	if !plainWord(old) || !plainWord(value) {
 		return false, fmt.Errorf("swap %s on pane %s: values %q and %q must be plain words", name, paneID, old, value)
+	}
+	if old == "" && value != "" {
+		_, err := r.Run(ctx, "set-option", "-o", "-p", "-t", paneID, name, value)
+		var ce *CommandError
+		if err != nil && !(errors.As(err, &ce) && ce.Message == "already set: "+name) {
+			return false, fmt.Errorf("swap %s on pane %s: %w", name, paneID, err)
+		}
+		if err == nil {
+			return true, nil
+		}
+		now, _, err := ReadPaneOption(ctx, r, paneID, name)
+		if err != nil || now != "" {
+			return now == value, err
+		}
+		// Set to "", which a swap from unset takes as unset too.
 	}
 	cond := "#{==:#{" + name + "}," + old + "}"
 	set := "set-option -p -t " + paneID + " " + name + " " + value

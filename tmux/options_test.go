@@ -211,6 +211,26 @@ func TestPaneOptionsWith_ControlConnection(t *testing.T) {
 	if a, b := <-results, <-results; a == b {
 		t.Fatalf("swaps won: %v and %v, want exactly one", a, b)
 	}
+	// A swap from a value, and one from a value set to "": each reply
+	// still goes to its own command.
+	cur, _, _ := srv.PaneOption(ctx, pane, "@owner")
+	if ok, err := SwapPaneOptionWith(ctx, client, pane, "@owner", cur, "next"); !ok || err != nil {
+		t.Fatalf("swap %s -> next: %v, %v", cur, ok, err)
+	}
+	if err := srv.SetPaneOption(ctx, pane, "@empty", ""); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := SwapPaneOptionWith(ctx, client, pane, "@empty", "", "mine"); !ok || err != nil {
+		t.Fatalf("swap of an option set to \"\": %v, %v", ok, err)
+	}
+	if out, err := client.Run(ctx, "display-message", "-p", "in-order"); out != "in-order\n" || err != nil {
+		t.Fatalf("a command after the swaps got %q, %v: replies out of order", out, err)
+	}
+	// if-shell runs as a process: over the connection its command's output
+	// would come in a reply of its own.
+	if out, err := client.Run(ctx, "if-shell", "-F", "1", "display-message -p ran"); out != "ran\n" || err != nil {
+		t.Fatalf("if-shell through the client printed %q, %v", out, err)
+	}
 	if err := SetPaneOptionWith(ctx, client, pane, "@x", "-v"); err != nil {
 		t.Fatal(err)
 	}
