@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
 // claudeTools are the tools an interactive Claude Code 2.1.328 request
@@ -99,36 +101,14 @@ func post(t *testing.T, base string, body any, header ...string) *http.Response 
 }
 
 // sseEvent is one parsed server-sent event.
-type sseEvent struct {
-	Name string
-	Data map[string]any
-}
+type sseEvent = fakeserver.Event
 
 // readEvents parses a whole SSE response body.
 func readEvents(t *testing.T, r io.Reader) []sseEvent {
 	t.Helper()
-	var events []sseEvent
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	var cur sseEvent
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			cur.Name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &cur.Data); err != nil {
-				t.Fatalf("event %q: bad data %q: %v", cur.Name, line, err)
-			}
-		case line == "":
-			if cur.Name != "" {
-				events = append(events, cur)
-			}
-			cur = sseEvent{}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read events: %v", err)
+	events, err := fakeserver.ReadEvents(r)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return events
 }
@@ -136,22 +116,11 @@ func readEvents(t *testing.T, r io.Reader) []sseEvent {
 // nextEvent reads one event from a live stream.
 func nextEvent(t *testing.T, sc *bufio.Scanner) sseEvent {
 	t.Helper()
-	var cur sseEvent
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			cur.Name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &cur.Data); err != nil {
-				t.Fatalf("bad data %q: %v", line, err)
-			}
-		case line == "" && cur.Name != "":
-			return cur
-		}
+	e, err := fakeserver.ReadEvent(sc)
+	if err != nil {
+		t.Fatalf("stream ended: %v", err)
 	}
-	t.Fatalf("stream ended: %v", sc.Err())
-	return cur
+	return e
 }
 
 // names lists the events' names.

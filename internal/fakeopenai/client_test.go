@@ -1,13 +1,13 @@
 package fakeopenai_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
-	"strings"
 	"testing"
+
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
 // codexTools are the tools an interactive Codex 0.171.0 request offers
@@ -92,40 +92,20 @@ func postRaw(t *testing.T, base string, data []byte) *http.Response {
 }
 
 // sseEvent is one parsed server-sent event.
-type sseEvent struct {
-	Name string
-	Data map[string]any
-}
+type sseEvent = fakeserver.Event
 
 // readEvents parses a whole SSE response body, checking that each event's
 // name matches the type in its data, as Codex's parser reads the type.
 func readEvents(t *testing.T, r io.Reader) []sseEvent {
 	t.Helper()
-	var events []sseEvent
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	var cur sseEvent
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			cur.Name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &cur.Data); err != nil {
-				t.Fatalf("event %q: bad data %q: %v", cur.Name, line, err)
-			}
-		case line == "":
-			if cur.Name != "" {
-				if cur.Data["type"] != cur.Name {
-					t.Errorf("event %s carries type %v", cur.Name, cur.Data["type"])
-				}
-				events = append(events, cur)
-			}
-			cur = sseEvent{}
-		}
+	events, err := fakeserver.ReadEvents(r)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read events: %v", err)
+	for _, e := range events {
+		if e.Data["type"] != e.Name {
+			t.Errorf("event %s carries type %v", e.Name, e.Data["type"])
+		}
 	}
 	return events
 }

@@ -6,13 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
 // blockUntil waits, up to a deadline, until n timers are armed on clock.
@@ -28,26 +28,14 @@ func blockUntil(t *testing.T, clock *clockwork.FakeClock, n int) {
 // nextEvent reads one event from a live stream and checks its name.
 func nextEvent(t *testing.T, sc *bufio.Scanner, want string) map[string]any {
 	t.Helper()
-	var name string
-	var data map[string]any
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &data); err != nil {
-				t.Fatalf("bad data %q: %v", line, err)
-			}
-		case line == "" && name != "":
-			if name != want {
-				t.Fatalf("got event %s %v, want %s", name, data, want)
-			}
-			return data
-		}
+	e, err := fakeserver.ReadEvent(sc)
+	if err != nil {
+		t.Fatalf("stream ended before %s: %v", want, err)
 	}
-	t.Fatalf("stream ended before %s: %v", want, sc.Err())
-	return nil
+	if e.Name != want {
+		t.Fatalf("got event %s %v, want %s", e.Name, e.Data, want)
+	}
+	return e.Data
 }
 
 // The delay comes after response.created, so Codex shows its working
