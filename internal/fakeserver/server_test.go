@@ -16,14 +16,17 @@ import (
 	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
-// blockUntil waits, up to a deadline, until n timers are armed on clock.
-func blockUntil(t *testing.T, clock *clockwork.FakeClock, n int) {
+// armed waits, up to a deadline, until the code under test has that many
+// timers armed on clock, so that advancing it reaches them; it returns
+// clock.
+func armed(t *testing.T, clock *clockwork.FakeClock, timers int) *clockwork.FakeClock {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := clock.BlockUntilContext(ctx, n); err != nil {
-		t.Fatalf("wait for %d timers: %v", n, err)
+	if err := clock.BlockUntilContext(ctx, timers); err != nil {
+		t.Fatalf("wait for %d timers: %v", timers, err)
 	}
+	return clock
 }
 
 func TestScript_ReplyOrder(t *testing.T) {
@@ -171,8 +174,7 @@ func TestServer_WaitForRequestTimesOut(t *testing.T) {
 		_, err := s.WaitForRequest(func(request) bool { return true }, time.Minute)
 		errc <- err
 	}()
-	blockUntil(t, clock, 1)
-	clock.Advance(time.Minute)
+	armed(t, clock, 1).Advance(time.Minute)
 	if err := <-errc; err == nil || !strings.Contains(err.Error(), "none matched in 1m0s (0 requests)") {
 		t.Errorf("error %v, want none matched", err)
 	}
@@ -192,7 +194,7 @@ func TestServer_CloseEndsWaits(t *testing.T) {
 		errc <- err
 	}()
 	sc := bufio.NewScanner(post(t, s, turn{Text: "hang", Stream: true}).Body)
-	blockUntil(t, clock, 3) // the request wait, the delay and the ping ticker
+	armed(t, clock, 3) // the request wait, the delay and the ping ticker
 
 	s.Close() // returns only once the handler is gone; goleak checks the rest
 	s.Close() // a second Close is a no-op
@@ -217,7 +219,7 @@ func TestBackend_WaitPings(t *testing.T) {
 		t.Fatalf("headers %v", resp.Header)
 	}
 	sc := bufio.NewScanner(resp.Body)
-	blockUntil(t, clock, 2) // the delay and the ping ticker
+	armed(t, clock, 2) // the delay and the ping ticker
 	for range 2 {
 		clock.Advance(5 * time.Second)
 		if e, err := fakeserver.ReadEvent(sc); err != nil || e.Name != "ping" {
