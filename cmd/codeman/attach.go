@@ -20,11 +20,11 @@ func attachCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{profileFlag, setFlag},
 		Action: func(c *cli.Context) error {
-			addr, client, err := enableTarget(c, true)
-			if err != nil {
+			var st daemon.PaneStatus
+			err := enable(c, true, func(client *daemon.Client, addr string) (err error) {
+				st, err = client.Attach(c.Context, attachRequest(c, addr))
 				return err
-			}
-			st, err := client.Attach(c.Context, attachRequest(c, addr))
+			})
 			if err != nil {
 				return err
 			}
@@ -64,11 +64,11 @@ func toggleCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{profileFlag, setFlag},
 		Action: func(c *cli.Context) error {
-			addr, client, err := enableTarget(c, false)
-			if err != nil {
+			var res daemon.ToggleResult
+			err := enable(c, false, func(client *daemon.Client, addr string) (err error) {
+				res, err = client.Toggle(c.Context, attachRequest(c, addr))
 				return err
-			}
-			res, err := client.Toggle(c.Context, attachRequest(c, addr))
+			})
 			if err != nil {
 				return err
 			}

@@ -54,30 +54,40 @@ func paneAndClient(c *cli.Context, start bool) (string, *daemon.Client, error) {
 	return addr, client, err
 }
 
-// enableTarget is paneAndClient(c, true) for attach and toggle, whose
-// request the daemon checks in full: it resolves the pane itself, so a pane
+// enable sends the request of attach or toggle for the PANE argument,
+// which the daemon checks in full: it resolves the pane itself, so a pane
 // named by its id (the tmux key binding's, or an address) costs no tmux
-// process here, and it applies the profile and --set values itself. With
-// check, they are checked here too when no daemon runs, so that a bad one
-// starts none.
-func enableTarget(c *cli.Context, check bool) (string, *daemon.Client, error) {
+// process here, and it applies the profile and --set values itself. The
+// request goes straight to the daemon on the user's socket; only when none
+// answers there does this connect as the other commands do, starting a
+// daemon when none runs (after checking the profile and --set values, with
+// check, so that a bad one starts none), and send it again: a request that
+// found no daemon reached none.
+func enable(c *cli.Context, check bool, req func(client *daemon.Client, addr string) error) error {
 	addr, ok := tmux.PaneAddress(c.Args().First(), os.Getenv)
 	if !ok {
 		var err error
 		if addr, err = resolvePane(c.Context, c.Args().First()); err != nil {
-			return "", nil, err
+			return err
 		}
 	}
-	client, _, err := connect(c, false)
-	if errors.Is(err, daemon.ErrNotRunning) {
-		if check {
-			if _, _, err := effectiveConfig(c); err != nil {
-				return "", nil, err
-			}
-		}
-		client, _, err = connect(c, true)
+	paths, err := daemon.DefaultPaths(os.Getenv)
+	if err != nil {
+		return err
 	}
-	return addr, client, err
+	if err := req(daemon.NewClient(paths.Socket), addr); !errors.Is(err, daemon.ErrNotRunning) {
+		return err
+	}
+	if check {
+		if _, _, err := effectiveConfig(c); err != nil {
+			return err
+		}
+	}
+	client, _, err := connect(c, true)
+	if err != nil {
+		return err
+	}
+	return req(client, addr)
 }
 
 // attachRequest is the request of attach and toggle for addr.
