@@ -59,16 +59,14 @@ func SessionClients(ctx context.Context, r Runner, paneID string) ([]AttachedCli
 }
 
 // Notice shows text on the status line of every client attached to the
-// session of paneID, as it is. tmux reads # sequences twice, expanding the
-// message as a format and drawing it as a status line, so each # becomes
-// four. With bell, each client's terminal
+// session of paneID, as it is (formatLiteral). With bell, each client's terminal
 // also rings. It returns the number of clients told; none is no error.
 func Notice(ctx context.Context, r Runner, paneID, text string, bell bool) (int, error) {
 	clients, err := SessionClients(ctx, r, paneID)
 	if err != nil {
 		return 0, err
 	}
-	literal := strings.ReplaceAll(oneLine(text), "#", "####")
+	literal := formatLiteral(oneLine(text))
 	var errs []error
 	told := 0
 	for _, c := range clients {
@@ -111,4 +109,36 @@ func oneLine(text string) string {
 		}
 		return r
 	}, text)
+}
+
+// formatLiteral escapes text so that display-message shows it as it is.
+// tmux reads a message as a format: it expands strftime's % sequences,
+// then #{...} and the like, where ## gives #, but keeps a run of # before
+// a [; then it draws #[...] styles, where ## gives # again. So % is
+// doubled, a run of # before [ is doubled and any other # quadrupled.
+func formatLiteral(text string) string {
+	var b strings.Builder
+	hashes := 0
+	flush := func(before byte) {
+		n := 4
+		if before == '[' {
+			n = 2
+		}
+		b.WriteString(strings.Repeat("#", hashes*n))
+		hashes = 0
+	}
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '#':
+			hashes++
+		case '%':
+			flush(c)
+			b.WriteString("%%")
+		default:
+			flush(c)
+			b.WriteByte(c)
+		}
+	}
+	flush(0)
+	return b.String()
 }

@@ -23,13 +23,13 @@ func TestNotice_ReachesAttachedClients(t *testing.T) {
 		t.Fatalf("Notice without clients = %d, %v; want 0, nil", n, err)
 	}
 	client := ts.AttachClient("work")
-	msg := "codeman: work needs you: permission: rm -rf #{pane_id} ##"
+	msg := "codeman: 50% of %H #[bold] rm -rf #{pane_id} ##"
 	n, err := Notice(ctx, srv, pane, msg+"\nsecond line", true)
 	if err != nil || n != 1 {
 		t.Fatalf("Notice = %d, %v; want 1 client told", n, err)
 	}
 	wait.For(t, "the notice on the client's status line", 10*time.Second, func() bool {
-		return strings.Contains(client.Output(), "rm -rf #{pane_id} ## second line")
+		return strings.Contains(client.Output(), "codeman: 50% of %H #[bold] rm -rf #{pane_id} ## second line")
 	})
 	wait.For(t, "a bell on the client's terminal", 10*time.Second, func() bool {
 		return strings.Contains(client.Output(), "\a")
