@@ -9,11 +9,7 @@ source "$plugin_dir/scripts/helpers.sh"
 
 client="$1"
 session="$2"
-if ! bin="$("$plugin_dir/scripts/codeman-bin.sh" 2>&1)"; then
-	display "$bin"
-	exit 0
-fi
-bin="${bin##*$'\n'}" # after what a first build printed (go: downloading ...)
+bin="$(codeman_bin)" || exit 0
 
 # quote WORD: WORD in single quotes for the shell tmux runs the command in.
 quote() {

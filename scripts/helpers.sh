@@ -56,3 +56,16 @@ tmux_version_ok() {
 	minor="${minor%%[!0-9]*}"
 	[ "${major:-0}" -gt 3 ] || { [ "${major:-0}" -eq 3 ] && [ "${minor:-0}" -ge 2 ]; }
 }
+
+# codeman_bin: prints the codeman binary to run, building it first when
+# needed (codeman-bin.sh); shows why not on the status line and fails when
+# there is none. A first build prints progress (go: downloading ...)
+# before the path: the path is the last line.
+codeman_bin() {
+	local out
+	if ! out="$("$plugin_dir/scripts/codeman-bin.sh" 2>&1)"; then
+		display "$out"
+		return 1
+	fi
+	printf '%s\n' "${out##*$'\n'}"
+}

@@ -8,11 +8,7 @@ source "$plugin_dir/scripts/helpers.sh"
 
 socket="$1"
 pane="$2"
-if ! bin="$("$plugin_dir/scripts/codeman-bin.sh" 2>&1)"; then
-	display "$bin"
-	exit 0
-fi
-bin="${bin##*$'\n'}" # after what a first build printed (go: downloading ...)
+bin="$(codeman_bin)" || exit 0
 profile="$(get_tmux_option "$codeman_profile_option" "$codeman_profile_default")"
 args=(toggle)
 [ -n "$profile" ] && args+=(--profile "$profile")
