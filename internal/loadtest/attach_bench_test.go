@@ -32,8 +32,6 @@ const (
 // each attach and undoing it are not timed. codeman is built as the tmux
 // plugin builds it: the start of the process is part of every attach.
 //
-//	go test -run '^$' -bench Attach -benchtime 30x ./internal/loadtest
-//
 //   - Warm/WatchedSession: the daemon already watches another pane of the
 //     pane's session, so the attach needs no tmux process at all: every
 //     command goes over that session's control connection.
@@ -43,6 +41,10 @@ const (
 //   - Warm/FirstOnServer: the daemon runs but watches nothing on the
 //     server, so a tmux process finds the pane's session first.
 //   - Cold: no daemon runs; the attach starts one and waits for it.
+//
+// Run it with:
+//
+//	go test -run '^$' -bench Attach -benchtime 30x ./internal/loadtest
 func BenchmarkAttach(b *testing.B) {
 	codeman := buildCodeman(b, b.TempDir(), pluginBuildFlags...)
 	warm := func(b *testing.B) *rig {

@@ -11,7 +11,14 @@
 //
 //	go test -run TestLoad -v -timeout 30m ./internal/loadtest -load
 //
-// BENCHMARKS.md ("Daemon under load") has the flags and the figures.
+// The CPU measurement watches 50, 100 and 200 working panes with one daemon
+// and holds it to a budget per pane (cpu_test.go). BenchmarkAttach
+// (attach_bench_test.go) times `codeman attach` end to end on the same rig:
+//
+//	go test -run '^$' -bench Attach -benchtime 30x ./internal/loadtest
+//
+// BENCHMARKS.md ("Daemon under load", "Attach latency") has the flags and
+// the figures.
 //
 // The harness is Linux only: it reads /proc and sets termios with Linux
 // ioctls. It drives codeman through its binary and its socket API, so it
