@@ -20,10 +20,13 @@ import (
 // with the panes it watches (each pane's output is parsed and fed to its
 // controller), so it is asserted at every size as a fixed part plus a part
 // per pane, not as one number at any size. With 100 panes the CPU budget is
-// 2% of one core.
+// 2% of one core. The fixed part is mostly the wake-up of each 25 ms slot
+// of the control stream; the part per pane is the pane's output parsed and
+// fed to its controller's core, about 80 µs of CPU a second per printer
+// pane (BENCHMARKS.md).
 const (
-	cpuBudgetFixed   = 0.5   // percent of one core
-	cpuBudgetPerPane = 0.015 // percent of one core per working pane
+	cpuBudgetFixed   = 1.0  // percent of one core
+	cpuBudgetPerPane = 0.01 // percent of one core per working pane
 	memBudgetFixed   = 20 << 20
 	memBudgetPerPane = 256 << 10 // bytes of VmHWM per working pane
 )
