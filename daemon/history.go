@@ -64,16 +64,3 @@ func (d *Daemon) startHistory() (stop func()) {
 func historyRecord(e Event) history.Record {
 	return history.Record{At: e.At, Pane: e.Pane, Kind: e.Kind, Reason: e.Reason, Decision: e.Decision}
 }
-
-// subscribeSized is hub.subscribe with a buffer of n events.
-func (h *hub) subscribeSized(pane string, n int) (<-chan Event, func()) {
-	ch := make(chan Event, n)
-	h.mu.Lock()
-	h.subs[ch] = pane
-	h.mu.Unlock()
-	return ch, func() {
-		h.mu.Lock()
-		delete(h.subs, ch)
-		h.mu.Unlock()
-	}
-}

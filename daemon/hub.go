@@ -26,8 +26,13 @@ func (h *hub) publish(e Event) {
 	}
 }
 
-func (h *hub) subscribe(pane string) (<-chan Event, func()) {
-	ch := make(chan Event, 256)
+// subscribe streams the events of pane ("" for all) to a channel that
+// holds 256 events before it drops.
+func (h *hub) subscribe(pane string) (<-chan Event, func()) { return h.subscribeSized(pane, 256) }
+
+// subscribeSized is subscribe with a buffer of n events.
+func (h *hub) subscribeSized(pane string, n int) (<-chan Event, func()) {
+	ch := make(chan Event, n)
 	h.mu.Lock()
 	h.subs[ch] = pane
 	h.mu.Unlock()
