@@ -95,13 +95,26 @@ func Run(c *Cast, opts Options) ([]Entry, error) {
 		start: start,
 	}
 	r.virtual = &respawn.Virtual{Core: r.core, Now: start, Do: r.do}
-	defer r.emu.Close()
 	// Only the screen is read: a scrollback would hold thousands of lines
 	// of cells for nothing.
 	r.emu.SetScrollbackSize(1)
 	// The emulator answers terminal queries on its input side; nothing
 	// reads them here, so drain them or its writes would block.
-	go io.Copy(io.Discard, r.emu)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		_, _ = io.Copy(io.Discard, r.emu)
+	}()
+	defer func() {
+		// The input side is closed first and the drain waited for: the
+		// emulator's Close alone would race the drain's Read on its
+		// closed flag.
+		if c, ok := r.emu.InputPipe().(io.Closer); ok {
+			_ = c.Close()
+		}
+		<-drained
+		r.emu.Close()
+	}()
 
 	r.core.Start(start)
 	r.perform()
