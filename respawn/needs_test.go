@@ -53,7 +53,7 @@ func TestNeed_QuestionFromScreen(t *testing.T) {
 	h.work(2 * time.Second)
 	h.draw(questionScreen())
 	h.advance(time.Minute)
-	h.wantNeed(NeedQuestion, "")
+	h.wantNeed(NeedQuestion, "Which database should the project use?")
 	h.wantSends()
 	h.work(2 * time.Second)
 	h.wantNeed("", "")

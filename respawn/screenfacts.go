@@ -176,7 +176,7 @@ func (c *classifier) decideDialogs() {
 	c.evidence(permissions...)
 	switch {
 	case c.f.Question:
-		c.f.BlockerText = questions[0].text
+		c.f.BlockerText = c.questionText(questions[0])
 		return
 	case c.f.Permission:
 		c.f.BlockerText = permissions[0].text
@@ -201,6 +201,17 @@ func (c *classifier) decideDialogs() {
 		c.f.Dialog, c.f.dialog, c.f.BlockerText = true, others[0].p.Name, others[0].text
 		c.evidence(others...)
 	}
+}
+
+// questionText returns the question a picker asks: the nearest row above
+// the hit that ends with "?", or the hit's own text.
+func (c *classifier) questionText(h hit) string {
+	for r := h.row; r >= 0 && r > h.row-16; r-- {
+		if t := strings.TrimSpace(c.l.rows[r]); strings.HasSuffix(t, "?") && !strings.HasPrefix(t, "❯") {
+			return t
+		}
+	}
+	return h.text
 }
 
 // decideAutoContinue reads Claude Code's own continue at a usage limit.
