@@ -54,7 +54,7 @@ func ParsePayload(data []byte) (Marker, error) {
 // detail is what a person is asked, kept only for the events that ask:
 // a permission request and a question.
 func (p *payload) detail() string {
-	if p.Event == "PermissionRequest" || p.Tool == "AskUserQuestion" {
+	if p.Event == "PermissionRequest" || p.Tool == toolAskUserQuestion {
 		return string(p.ToolInput)
 	}
 	return ""
@@ -171,7 +171,7 @@ func (m Marker) Payload() []byte {
 	}
 	switch {
 	case m.Detail == "":
-	case m.Tool == "AskUserQuestion":
+	case m.Tool == toolAskUserQuestion:
 		p.ToolInput = map[string][]question{"questions": {{m.Detail}}}
 	default:
 		p.ToolInput = map[string]string{"command": m.Detail}
