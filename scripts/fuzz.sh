@@ -42,11 +42,10 @@ for target in "${targets[@]}"; do
 	read -r dir name <<<"$target"
 	echo "-- $name ($dir)"
 	# The progress lines are dropped; the result and any failure stay.
-	if go test -run '^$' -fuzz "^${name}\$" -fuzztime "${seconds}s" "$dir" >"$out" 2>&1; then
-		grep -v '^fuzz: elapsed: ' "$out" || true
-		continue
-	fi
+	status=0
+	go test -run '^$' -fuzz "^${name}\$" -fuzztime "${seconds}s" "$dir" >"$out" 2>&1 || status=$?
 	grep -v '^fuzz: elapsed: ' "$out" || true
+	[ "$status" -eq 0 ] && continue
 	# Go 1.26's fuzzing coordinator can report the end of -fuzztime itself
 	# as "context deadline exceeded" (go.dev/issue/75804, fixed in Go 1.27).
 	# A real finding always writes its input; without one, it is that race.
