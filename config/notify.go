@@ -151,7 +151,7 @@ func commandProblem(key string, argv []string) *keyProblem {
 	n := 0
 	for _, arg := range argv {
 		n += len(arg)
-		if strings.ContainsFunc(arg, func(r rune) bool { return r == 0 }) {
+		if strings.ContainsRune(arg, 0) {
 			return &keyProblem{key: key, reason: "must not contain a NUL character"}
 		}
 	}

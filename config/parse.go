@@ -221,8 +221,8 @@ func (p *parser) validate(f *File) {
 	p.invalid(toml.Key{"checks"}, f.Checks.problem())
 	notifyBase := f.Notify.problem()
 	p.invalid(toml.Key{"notify"}, notifyBase)
-	for name, n := range f.ProfileNotify {
-		if notifyBase == nil {
+	if notifyBase == nil {
+		for name, n := range f.ProfileNotify {
 			p.invalid(toml.Key{"profile", name, "notify"}, n.problem())
 		}
 	}
