@@ -146,8 +146,9 @@ func (n *Notifier) Test(ctx context.Context) []Result {
 		chans[i] = w.ch
 	}
 	results := Test(ctx, chans, TestMessage(n.clock.Now()))
+	now := n.clock.Now()
 	for i, r := range results {
-		n.workers[i].record(r.Err, n.clock.Now())
+		n.workers[i].record(r.Err, now)
 	}
 	return results
 }
