@@ -37,14 +37,12 @@ func (d *Daemon) startHistory() (stop func()) {
 			case e := <-events:
 				w.Write(historyRecord(e))
 			case <-quit:
-				for {
-					select {
-					case e := <-events:
-						w.Write(historyRecord(e))
-					default:
-						return
-					}
+				// Unsubscribed: the hub sends nothing more, so what
+				// is buffered is all that is left.
+				for len(events) > 0 {
+					w.Write(historyRecord(<-events))
 				}
+				return
 			}
 		}
 	}()
