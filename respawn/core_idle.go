@@ -171,9 +171,6 @@ func (c *Core) findBlocker(now time.Time, forget bool) string {
 	if b := c.facts.Blocker(); b != "" {
 		return "a person must answer: " + b
 	}
-	expired := func(since time.Time) bool {
-		return c.screenFresh() && c.facts.PromptBox && now.Sub(since) >= hookDialogExpiry
-	}
 	for _, p := range []struct {
 		since *time.Time
 		what  string
@@ -185,7 +182,7 @@ func (c *Core) findBlocker(now time.Time, forget bool) string {
 		if p.since.IsZero() {
 			continue
 		}
-		if expired(*p.since) {
+		if c.hookDialogExpired(now, *p.since) {
 			if forget {
 				c.decide(now, DecisionSkip, p.what+" no longer on screen; forgotten")
 				*p.since = time.Time{}
@@ -195,6 +192,13 @@ func (c *Core) findBlocker(now time.Time, forget bool) string {
 		return "a person must answer: " + p.what
 	}
 	return ""
+}
+
+// hookDialogExpired reports whether a dialog a hook announced at since is
+// taken as answered: a fresh screen shows the prompt box again and
+// hookDialogExpiry has passed (an answer with Esc leaves no hook behind).
+func (c *Core) hookDialogExpired(now, since time.Time) bool {
+	return c.screenFresh() && c.facts.PromptBox && now.Sub(since) >= hookDialogExpiry
 }
 
 // vetoIdle records why idle was not confirmed and goes back to watching;

@@ -97,14 +97,19 @@ func (c *Core) findNeed(now time.Time) (NeedKind, string) {
 			return NeedMenu, "plan approval menu (auto_accept_prompts is off)"
 		}
 	}
-	if b := c.findBlocker(now, false); b != "" {
-		switch {
-		case !c.hooks.question.IsZero():
-			return NeedQuestion, firstNonEmpty(c.hooks.questionText, "AskUserQuestion pending")
-		case !c.hooks.permission.IsZero():
-			return NeedPermission, firstNonEmpty(c.hooks.permissionText, "permission prompt pending")
-		case !c.hooks.elicitation.IsZero():
-			return NeedElicitation, firstNonEmpty(c.hooks.elicitationText, "elicitation dialog pending")
+	h := &c.hooks
+	for _, d := range []struct {
+		since  time.Time
+		kind   NeedKind
+		asks   string
+		absent string
+	}{
+		{h.question, NeedQuestion, h.questionText, "AskUserQuestion pending"},
+		{h.permission, NeedPermission, h.permissionText, "permission prompt pending"},
+		{h.elicitation, NeedElicitation, h.elicitationText, "elicitation dialog pending"},
+	} {
+		if !d.since.IsZero() && !c.hookDialogExpired(now, d.since) {
+			return d.kind, firstNonEmpty(d.asks, d.absent)
 		}
 	}
 	if line := c.authFailure(screenValid); line != "" {
