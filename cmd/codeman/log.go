@@ -65,7 +65,11 @@ func logCommand() *cli.Command {
 
 // printLog prints one line per record: the time, the pane, what happened.
 func printLog(w io.Writer, recs []history.Record) error {
-	labels := historyServerLabels(recs)
+	addrs := make([]string, len(recs))
+	for i, r := range recs {
+		addrs[i] = r.Pane
+	}
+	labels := daemon.ServerLabels(addrs)
 	for _, r := range recs {
 		if _, err := fmt.Fprintf(w, "%s  %s  %s\n", r.At.Local().Format(time.DateTime), paneTarget(r.Pane, labels), r); err != nil {
 			return err
@@ -77,7 +81,7 @@ func printLog(w io.Writer, recs []history.Record) error {
 // paneTarget names a pane as a person does: %3 (with its server's label
 // when several servers show up), screen 123.work:0, or the address.
 func paneTarget(addr string, labels map[string]string) string {
-	if sock := tmuxSocket(addr); sock != "" {
+	if sock := daemon.TmuxSocket(addr); sock != "" {
 		id := addr[len("tmux:"+sock+":"):]
 		if l := labels[sock]; l != "" {
 			return l + " " + id
@@ -88,20 +92,6 @@ func paneTarget(addr string, labels map[string]string) string {
 		return "screen " + w
 	}
 	return addr
-}
-
-// historyServerLabels names the tmux servers of recs when there is more
-// than one, as status does.
-func historyServerLabels(recs []history.Record) map[string]string {
-	var panes []daemon.PaneStatus
-	seen := map[string]bool{}
-	for _, r := range recs {
-		if !seen[r.Pane] {
-			seen[r.Pane] = true
-			panes = append(panes, daemon.PaneStatus{Pane: r.Pane})
-		}
-	}
-	return serverLabels(panes)
 }
 
 // historyWindow reads --history, --since and --until.

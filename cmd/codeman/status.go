@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -60,12 +58,16 @@ func statusCommand() *cli.Command {
 }
 
 func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) error {
-	servers := serverLabels(panes)
+	addrs := make([]string, len(panes))
+	for i, p := range panes {
+		addrs[i] = p.Pane
+	}
+	servers := daemon.ServerLabels(addrs)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PANE\tCOMMAND\tSTATE\tCYCLES\tLAST HOOK\tLAST DECISION\tAGE")
 	for _, p := range panes {
 		target := p.Target
-		if label := servers[tmuxSocket(p.Pane)]; label != "" {
+		if label := servers[daemon.TmuxSocket(p.Pane)]; label != "" {
 			target = label + " " + target
 		}
 		if p.Problem != "" {
@@ -95,40 +97,6 @@ func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) err
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", target, orDash(p.Command), state, p.Status.Cycles, hook, last, age)
 	}
 	return tw.Flush()
-}
-
-// serverLabels names the tmux servers of panes when there is more than
-// one, so that s1:0.0 on one server is told from s1:0.0 on another: the
-// socket's name (-L), or its whole path where two names are alike.
-func serverLabels(panes []daemon.PaneStatus) map[string]string {
-	var sockets []string
-	names := map[string]int{}
-	for _, p := range panes {
-		if s := tmuxSocket(p.Pane); s != "" && !slices.Contains(sockets, s) {
-			sockets = append(sockets, s)
-			names[filepath.Base(s)]++
-		}
-	}
-	if len(sockets) < 2 {
-		return nil
-	}
-	labels := make(map[string]string, len(sockets))
-	for _, s := range sockets {
-		labels[s] = "[" + filepath.Base(s) + "]"
-		if names[filepath.Base(s)] > 1 {
-			labels[s] = "[" + s + "]"
-		}
-	}
-	return labels
-}
-
-// tmuxSocket returns the socket of a tmux pane address, "" for others.
-func tmuxSocket(addr string) string {
-	rest, ok := strings.CutPrefix(addr, "tmux:")
-	if i := strings.LastIndexByte(rest, ':'); ok && i > 0 {
-		return rest[:i]
-	}
-	return ""
 }
 
 // watch streams decisions, one line each, until interrupted.

@@ -2,8 +2,6 @@ package dash
 
 import (
 	"cmp"
-	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -144,38 +142,17 @@ func compareRows(a, b *row) int {
 // the rows span more than one: the socket's name, or its whole path where
 // two names are alike.
 func labelRows(rows map[string]*row) {
-	sockets := map[string]bool{}
-	names := map[string]int{}
+	addrs := make([]string, 0, len(rows))
 	for _, r := range rows {
-		if s := tmuxSocket(r.st.Pane); s != "" && !sockets[s] {
-			sockets[s] = true
-			names[filepath.Base(s)]++
-		}
+		addrs = append(addrs, r.st.Pane)
 	}
+	labels := daemon.ServerLabels(addrs)
 	for _, r := range rows {
-		r.label = r.st.Target
-		if r.label == "" {
-			r.label = r.st.Pane
+		r.label = cmp.Or(r.st.Target, r.st.Pane)
+		if l := labels[daemon.TmuxSocket(r.st.Pane)]; l != "" {
+			r.label = l + " " + r.label
 		}
-		s := tmuxSocket(r.st.Pane)
-		if len(sockets) < 2 || s == "" {
-			continue
-		}
-		server := filepath.Base(s)
-		if names[server] > 1 {
-			server = s
-		}
-		r.label = fmt.Sprintf("[%s] %s", server, r.label)
 	}
-}
-
-// tmuxSocket returns the socket of a tmux pane address, "" for others.
-func tmuxSocket(addr string) string {
-	rest, ok := strings.CutPrefix(addr, "tmux:")
-	if i := strings.LastIndexByte(rest, ':'); ok && i > 0 {
-		return rest[:i]
-	}
-	return ""
 }
 
 // sortedRows returns the rows in display order.
