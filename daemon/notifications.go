@@ -75,7 +75,10 @@ func (ns *notifications) load() {
 	old := ns.n
 	ns.n, ns.file, ns.problem = n, file, problem
 	for _, h := range ns.holds {
-		h.Policy = ns.policy(file, h.Pane)
+		h.Policy = nil
+		if p := ns.d.lookup(h.Pane); p != nil {
+			h.Policy = policy(file, p.profile)
+		}
 		n.Raise(h)
 	}
 	ns.mu.Unlock()
@@ -89,14 +92,13 @@ func sameNotify(a, b *config.File) bool {
 	return reflect.DeepEqual(a.Notify, b.Notify) && reflect.DeepEqual(a.ProfileNotify, b.ProfileNotify)
 }
 
-// policy is the notification policy of a pane's profile; nil (the
-// notifier's) when unknown.
-func (ns *notifications) policy(file *config.File, addr string) *notify.Policy {
-	p := ns.d.lookup(addr)
-	if file == nil || p == nil {
+// policy is the notification policy of a profile's panes; nil (the
+// notifier's) when the config is unreadable or names no such profile.
+func policy(file *config.File, profile string) *notify.Policy {
+	if file == nil {
 		return nil
 	}
-	pol, err := file.NotifyPolicy(p.profile)
+	pol, err := file.NotifyPolicy(profile)
 	if err != nil {
 		return nil
 	}
@@ -137,7 +139,7 @@ func (ns *notifications) need(p *pane, n respawn.Need, pl place) {
 		return
 	}
 	h := notify.Hold{Pane: p.addr, Target: p.target, Kind: string(n.Kind), Reason: n.Reason,
-		Session: pl.session, Window: pl.window, Cwd: pl.cwd, Since: n.Since, Policy: ns.policy(ns.file, p.addr)}
+		Session: pl.session, Window: pl.window, Cwd: pl.cwd, Since: n.Since, Policy: policy(ns.file, p.profile)}
 	ns.holds[p.addr] = h
 	if ns.n != nil {
 		ns.n.Raise(h)
