@@ -2,6 +2,8 @@ package tmux
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +57,28 @@ func TestSetWindowNeeds(t *testing.T) {
 	}
 	if err := SetWindowNeeds(ctx, srv, "%999", "x"); err == nil {
 		t.Fatal("SetWindowNeeds on a pane that does not exist succeeded")
+	}
+}
+
+// A notice quoting what an agent wrote cannot make tmux run a command:
+// #(...) in a format runs a shell, and the text is shown instead.
+func TestNotice_RunsNoCommand(t *testing.T) {
+	ts := tmuxtest.NewServer(t)
+	pane := ts.NewSession("work", "sh", "-c", "sleep 600")
+	client := ts.AttachClient("work")
+	marker := filepath.Join(t.TempDir(), "ran")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	text := "#(touch " + marker + ")"
+	if _, err := Notice(ctx, Server{Socket: ts.Socket()}, pane, text, false); err != nil {
+		t.Fatal(err)
+	}
+	wait.For(t, "the notice on the client's status line", 10*time.Second, func() bool {
+		return strings.Contains(client.Output(), text)
+	})
+	// tmux runs #() jobs in the background: give one time to show.
+	time.Sleep(500 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatalf("the notice ran %q", text)
 	}
 }

@@ -280,3 +280,24 @@ func TestNewWebhook_Invalid(t *testing.T) {
 		}
 	}
 }
+
+// What a pane asks comes from the agent (a question's text, a command), so
+// it may hold line breaks meant to forge headers: the request keeps one
+// Title and one Tags header, and the breaks become spaces.
+func TestWebhook_HostileTextForgesNoHeader(t *testing.T) {
+	srv := newHookServer(t, http.StatusOK)
+	w := newTestWebhook(t, WebhookOptions{URL: srv.URL + "/my-topic"})
+	h := Hold{Pane: "%3", Target: "work\r\nX-Evil: 1", Kind: "question\r\nTags: pwned",
+		Reason: "rm -rf /\r\nPriority: min\n\x1b[31mred", Since: t0}
+	if err := w.Send(context.Background(), raisedMessage(h, DefaultPolicy(), 1, at(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	r := srv.requests()[0]
+	if r.header.Get("X-Evil") != "" || len(r.header.Values("Tags")) != 1 || r.header.Get("Priority") != "high" {
+		t.Errorf("headers forged: %v", r.header)
+	}
+	title, err := new(mime.WordDecoder).DecodeHeader(r.header.Get("Title"))
+	if err != nil || strings.ContainsAny(title+r.body, "\r\n\x1b") {
+		t.Errorf("title %q / body %q keep control characters (%v)", title, r.body, err)
+	}
+}
