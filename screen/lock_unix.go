@@ -57,15 +57,34 @@ func lockSession(ctx context.Context, session string, exclusive bool) (release f
 
 // lockSessionIn is lockSession with the clock that times the waits and
 // the lock directory under root.
+//
+// Shared holders that follow each other would keep an exclusive waiter out
+// for ever, so every taker first passes a turnstile, a second lock: a
+// shared one passes at once, an exclusive one holds it while it waits, and
+// no new shared holder gets in meanwhile.
 func lockSessionIn(ctx context.Context, clock clockwork.Clock, root, session string, exclusive bool) (func(), error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("lock screen session %s: %w", session, err)
 	}
-	f, err := openLockFile(root, session)
+	deadline := clock.Now().Add(maxLockWait)
+	turnstile, err := takeLock(ctx, clock, deadline, root, session, turnstileSuffix, exclusive)
+	if err != nil {
+		return nil, err
+	}
+	defer turnstile()
+	return takeLock(ctx, clock, deadline, root, session, "", exclusive)
+}
+
+// turnstileSuffix names a session's turnstile lock apart from its lock.
+const turnstileSuffix = "\x00turnstile"
+
+// takeLock takes the lock of session (with suffix, its turnstile) before
+// deadline, exclusive or shared.
+func takeLock(ctx context.Context, clock clockwork.Clock, deadline time.Time, root, session, suffix string, exclusive bool) (func(), error) {
+	f, err := openLockFile(root, session+suffix)
 	if err != nil {
 		return nil, fmt.Errorf("lock screen session %s: %w", session, err)
 	}
-	deadline := clock.Now().Add(maxLockWait)
 	wait := lockFirstWait
 	for {
 		ok, err := tryFlock(f, exclusive)

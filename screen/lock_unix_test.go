@@ -164,8 +164,8 @@ func TestLockFileNamesAreSafe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 6 {
-		t.Errorf("lock dir holds %d files, want one per session (6)", len(entries))
+	if len(entries) != 12 {
+		t.Errorf("lock dir holds %d files, want a lock and a turnstile per session (12)", len(entries))
 	}
 	for _, e := range entries {
 		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".lock") || len(e.Name()) != 37 {
@@ -223,5 +223,32 @@ func TestLockRefusesUnsafeDirs(t *testing.T) {
 		if left, _ := filepath.Glob(filepath.Join(root, "*", "*.lock")); len(left) > 0 {
 			t.Errorf("%s: lock files made: %v", name, left)
 		}
+	}
+}
+
+// Shared holders that follow each other without a gap do not keep an
+// exclusive taker out: it waits at the turnstile, and the next shared
+// taker waits behind it.
+func TestLock_ExclusiveIsNotStarved(t *testing.T) {
+	root := t.TempDir()
+	first := mustLock(t, root, "12345", false)
+	clock := clockwork.NewFakeClock()
+	done := waitForLock(t, context.Background(), clock, root, "12345") // exclusive, waits
+	bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := clock.BlockUntilContext(bctx, 1); err != nil {
+		t.Fatal("the exclusive taker does not wait")
+	}
+	// A new shared taker cannot pass the exclusive one now.
+	sctx, scancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer scancel()
+	if release, err := lockSessionIn(sctx, clockwork.NewFakeClock(), root, "12345", false); err == nil {
+		release()
+		t.Fatal("a shared taker passed a waiting exclusive one")
+	}
+	first()
+	clock.Advance(lockMaxWait)
+	if res := lockResultOf(t, done); res.err != nil {
+		t.Fatalf("exclusive taker after the shared one left: %v", res.err)
 	}
 }
