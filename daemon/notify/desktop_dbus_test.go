@@ -89,9 +89,14 @@ func sessionBus(t *testing.T) (dir string) {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	wait.For(t, "dbus-daemon's socket", waitLong, func() bool {
-		fi, err := os.Stat(filepath.Join(dir, "bus"))
-		return err == nil && fi.Mode().Type() == os.ModeSocket
+	// The socket file shows before dbus-daemon listens on it: wait until
+	// it takes a connection.
+	wait.For(t, "dbus-daemon to listen", waitLong, func() bool {
+		c, err := net.Dial("unix", filepath.Join(dir, "bus"))
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
 	})
 	return dir
 }
