@@ -39,7 +39,7 @@ func TestNotice_EscapesScreenEscapes(t *testing.T) {
 // On a real session the notice is accepted; a session that is gone is
 // an error that says so.
 func TestNotice_RealSession(t *testing.T) {
-	s := startDetached(t, "echo")
+	s := startEcho(t)
 	ctx := context.Background()
 	if err := screen.Notice(ctx, screen.ExecRunner{}, s.window("0"), "codeman: needs you"); err != nil {
 		t.Fatal(err)
