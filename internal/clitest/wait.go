@@ -2,7 +2,9 @@ package clitest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/wait"
@@ -74,20 +76,37 @@ func (p *Pane) poll(pred func(string) bool, what string, timeout time.Duration) 
 // pane's program has exited (its exit status then, else "").
 func (p *Pane) captureState() (screen, deadStatus string, err error) {
 	out, err := p.tmux.Run("capture-pane", "-p", "-t", p.pane, ";",
-		"display-message", "-p", "-t", p.pane, "#{?pane_dead,dead #{pane_dead_status},alive}")
+		"display-message", "-p", "-t", p.pane, "#{?pane_dead,dead #{pane_dead_status}:#{pane_dead_signal},alive}")
 	if err != nil {
 		return "", "", err
 	}
 	out = strings.TrimSuffix(out, "\n")
 	cut := strings.LastIndexByte(out, '\n')
 	screen, state := out[:cut+1], out[cut+1:]
-	if status, ok := strings.CutPrefix(state, "dead "); ok {
-		deadStatus = status
-		if deadStatus == "" {
-			deadStatus = "unknown"
+	// tmux marks the pane dead when its pty closes and learns the status
+	// only when it reaps the child: until then neither is set and the CLI
+	// is not reported as exited yet.
+	if dead, ok := strings.CutPrefix(state, "dead "); ok {
+		switch status, signal, _ := strings.Cut(dead, ":"); {
+		case status != "":
+			deadStatus = status
+		case signal != "":
+			deadStatus = "signal " + signal
+		default:
+			p.nudgeReaper()
 		}
 	}
 	return strings.TrimSuffix(screen, "\n"), deadStatus, nil
+}
+
+// nudgeReaper sends the tmux server a SIGCHLD. tmux 3.3a now and then
+// misses the one the kernel sent when the CLI exited and leaves it a
+// zombie, its pane dead with no status, until another child exits; the
+// extra signal makes it reap. A SIGCHLD with nothing to reap is harmless.
+func (p *Pane) nudgeReaper() {
+	if pid, err := strconv.Atoi(p.serverPID); err == nil && pid > 0 {
+		_ = syscall.Kill(pid, syscall.SIGCHLD)
+	}
 }
 
 // captureOrError returns the screen, or why it could not be read.
