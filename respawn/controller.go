@@ -23,8 +23,11 @@ const (
 
 // ControllerOptions configure a Controller.
 type ControllerOptions struct {
-	Pane     string    // canonical pane address
-	Config   Config    // behaviour
+	Pane   string // canonical pane address
+	Config Config // behaviour
+	// Agent reads the pane's agent and names its commands; nil means
+	// Patterns, Claude Code's table.
+	Agent    Agent
 	Patterns *Patterns // nil: DefaultPatterns
 	Terminal Terminal
 	Checker  Checker // nil: AI checks are unavailable
@@ -82,6 +85,14 @@ type Controller struct {
 	done   chan struct{}
 }
 
+// agent is Agent, else Patterns.
+func (o ControllerOptions) agent() Agent {
+	if o.Agent != nil {
+		return o.Agent
+	}
+	return agentOr(o.Patterns)
+}
+
 // NewController returns a controller that has not started.
 func NewController(opts ControllerOptions) *Controller {
 	if opts.Clock == nil {
@@ -95,7 +106,7 @@ func NewController(opts ControllerOptions) *Controller {
 	}
 	c := &Controller{
 		opts:     opts,
-		core:     NewCore(opts.Pane, opts.Config, opts.Patterns),
+		core:     NewCore(opts.Pane, opts.Config, opts.agent()),
 		clock:    opts.Clock,
 		log:      opts.Logger.With("pane", opts.Pane),
 		notify:   make(chan struct{}, 1),

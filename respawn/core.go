@@ -52,10 +52,10 @@ type Action struct {
 // queues Actions and reports its next deadline. Controller drives it for
 // real panes, replay drives it in virtual time.
 type Core struct {
-	cfg  Config
-	pat  *Patterns
-	det  *StreamDetector
-	pane string
+	cfg   Config
+	agent Agent
+	det   Stream
+	pane  string
 
 	state   State
 	stateAt time.Time
@@ -110,13 +110,12 @@ type Core struct {
 	resumeID        uint64    // resume prompt in flight
 }
 
-// NewCore returns a stopped core for the pane with the given address.
-// A nil pat means DefaultPatterns.
-func NewCore(pane string, cfg Config, pat *Patterns) *Core {
-	if pat == nil {
-		pat = DefaultPatterns()
-	}
-	c := &Core{cfg: cfg, pat: pat, det: NewStreamDetector(pat), pane: pane, tokens: -1}
+// NewCore returns a stopped core for the pane with the given address and
+// the agent that runs in it. A nil agent means Claude Code's built-in
+// table (DefaultPatterns).
+func NewCore(pane string, cfg Config, agent Agent) *Core {
+	agent = agentOr(agent)
+	c := &Core{cfg: cfg, agent: agent, det: agent.NewStream(), pane: pane, tokens: -1}
 	c.idleGate = newCheckGate(IdleCheck, cfg.AIIdleCheck, idleCheckErrorBase)
 	c.planGate = newCheckGate(PlanCheck, cfg.AIPlanCheck, planCheckErrorBase)
 	return c

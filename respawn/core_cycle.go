@@ -20,9 +20,9 @@ func (c *Core) stepText() string {
 	case SendingUpdate:
 		return c.cfg.UpdatePrompt
 	case SendingClear:
-		return "/clear"
+		return c.agent.Command(StepClear)
 	case SendingInit:
-		return "/init"
+		return c.agent.Command(StepInit)
 	case SendingKickstart:
 		return c.cfg.KickstartPrompt
 	}

@@ -137,7 +137,7 @@ func (c *Core) Screen(now time.Time, s Screen) {
 	if c.state == Stopped {
 		return
 	}
-	c.screen, c.facts, c.screenSeq = s, c.pat.Classify(s), c.snapshotSeq
+	c.screen, c.facts, c.screenSeq = s, c.agent.Classify(s), c.snapshotSeq
 	if t := c.facts.Tokens; t >= 0 && t != c.tokens {
 		// Claude redraws only changed cells, so the counter is read
 		// from the screen more reliably than from the stream.

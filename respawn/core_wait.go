@@ -50,7 +50,7 @@ func (c *Core) startWaitIfLimited(now time.Time) bool {
 	}
 	if line := c.facts.UsageLimit; line != "" && line != c.wait.waited {
 		reset := now.Add(time.Hour) // no reset time given
-		if ul, ok := FindUsageLimit(c.screen.Text(), now); ok && !ul.ResetAt.IsZero() {
+		if ul, ok := c.agent.FindUsageLimit(c.screen.Text(), now); ok && !ul.ResetAt.IsZero() {
 			reset = ul.ResetAt
 		}
 		c.startWait(now, waitUsageLimit, reset.Add(c.cfg.UsageLimitMargin), line)
@@ -116,7 +116,7 @@ func (c *Core) onResume(now time.Time) {
 		c.endWait(now, kind+" over: the limit is no longer in the latest turn; the session went on")
 		return
 	}
-	if ul, ok := FindUsageLimit(c.screen.Text(), now); ok && kind == "usage limit" && ul.Line != c.wait.line && ul.ResetAt.After(now) {
+	if ul, ok := c.agent.FindUsageLimit(c.screen.Text(), now); ok && kind == "usage limit" && ul.Line != c.wait.line && ul.ResetAt.After(now) {
 		c.wait.line = ul.Line
 		c.wait.until = ul.ResetAt.Add(c.cfg.UsageLimitMargin)
 		c.t.arm(tResume, c.wait.until)

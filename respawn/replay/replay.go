@@ -23,7 +23,9 @@ const quietAfter = 5 * time.Minute
 
 // Options configure a replay.
 type Options struct {
-	Config   respawn.Config
+	Config respawn.Config
+	// Agent reads the recorded agent; nil means Patterns.
+	Agent    respawn.Agent
 	Patterns *respawn.Patterns // nil: respawn.DefaultPatterns
 	// Interpret turns a hook payload from an "m" event into a signal; nil
 	// ignores hook markers.
@@ -32,6 +34,15 @@ type Options struct {
 	// OnDecision, when set, gets every decision as it is made, stamped in
 	// virtual time: codeman replay --history writes them as a pane's history.
 	OnDecision func(respawn.Decision)
+}
+
+// agent is Agent, else Patterns (a nil *Patterns is Claude Code's default
+// table to the core).
+func (o Options) agent() respawn.Agent {
+	if o.Agent != nil {
+		return o.Agent
+	}
+	return o.Patterns
 }
 
 // Entry is one line of the timeline.
@@ -90,7 +101,7 @@ func Run(c *Cast, opts Options) ([]Entry, error) {
 	}
 	r := &run{
 		opts:  opts,
-		core:  respawn.NewCore("replay:"+c.Name, cfg, opts.Patterns),
+		core:  respawn.NewCore("replay:"+c.Name, cfg, opts.agent()),
 		emu:   vt.NewEmulator(c.Header.Width, c.Header.Height),
 		start: start,
 	}
