@@ -1,5 +1,6 @@
-// Package spool is the marker protocol between Claude Code's hooks and
-// codeman's daemon. It owns:
+// Package spool is the marker protocol between the hooks of Claude Code
+// (and of the OpenAI Codex CLI, whose events share it) and codeman's
+// daemon. It owns:
 //
 //   - the hook handler (Handle): Claude Code runs it for every hook event
 //     with the event's JSON on stdin; it finds its pane from the

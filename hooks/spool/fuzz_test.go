@@ -11,8 +11,9 @@ import (
 	"unicode/utf8"
 )
 
-// Fuzz target of the hook payload decoder, which reads Claude Code's JSON
-// on stdin. Seeds are the real payloads of package hooks' testdata; run it
+// Fuzz target of the hook payload decoder, which reads Claude Code's (and
+// Codex's) JSON on stdin. Seeds are the real payloads of package hooks'
+// testdata; run it
 // with
 //
 //	go test -run '^$' -fuzz '^FuzzParsePayload$' -fuzztime 20s ./hooks/spool/
@@ -36,7 +37,7 @@ func FuzzParsePayload(f *testing.F) {
 		if m.Event == "" {
 			t.Fatal("marker without an event")
 		}
-		for _, s := range append([]string{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Message, m.SessionID, m.Cwd}, m.BackgroundTasks...) {
+		for _, s := range append([]string{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Status, m.Message, m.SessionID, m.Cwd}, m.BackgroundTasks...) {
 			if len(s) > maxFieldLen || !utf8.ValidString(s) {
 				t.Fatalf("kept field of %d bytes, valid UTF-8 %v", len(s), utf8.ValidString(s))
 			}
@@ -101,6 +102,17 @@ func seedPayloads(f *testing.F) [][]byte {
 	}
 	for _, p := range perEvent {
 		out = append(out, p)
+	}
+	codex, err := filepath.Glob(filepath.Join("..", "testdata", "codex", "*.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, file := range codex {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, data)
 	}
 	return out
 }

@@ -14,7 +14,7 @@ const (
 	KindStop                         // Stop
 	KindIdlePrompt                   // Notification idle_prompt
 	KindPromptSubmitted              // UserPromptSubmit
-	KindToolStarted                  // PreToolUse of an ordinary tool
+	KindToolStarted                  // PreToolUse of an ordinary tool; Codex's PreModelRequest
 	KindToolFinished                 // PostToolUse of an ordinary tool
 	KindQuestionPending              // AskUserQuestion is on screen
 	KindQuestionAnswered             // PostToolUse AskUserQuestion
@@ -22,7 +22,7 @@ const (
 	KindPermissionPrompt             // any other permission dialog
 	KindElicitation                  // Notification elicitation_dialog
 	KindClearFinished                // SessionStart after /clear
-	KindTurnFailed                   // StopFailure
+	KindTurnFailed                   // StopFailure; Codex's failed PostModelRequest
 	KindSessionEnded                 // SessionEnd other than for /clear
 	numKinds
 )
@@ -60,6 +60,10 @@ func Kinds() []Kind {
 	return out
 }
 
+// Codex's status of a model request that ended in an error: an API
+// error or a usage limit, which ends the turn without a Stop.
+const modelRequestFailed = "failed"
+
 // Claude Code's names for what codeman reacts to.
 const (
 	toolAskUserQuestion = "AskUserQuestion"
@@ -87,13 +91,31 @@ const (
 // Kind is the dispatch table of docs/ARCHITECTURE.md, "Evidence":
 // the signal the marker's event makes, KindNone for events that carry none
 // (MessageDisplay, SessionStart other than after /clear, SessionEnd for
-// /clear, ...).
+// /clear, Codex's Interrupt, ...).
+//
+// Claude Code and the OpenAI Codex CLI share the events of the same name
+// (Stop, UserPromptSubmit, PreToolUse, PostToolUse, PermissionRequest,
+// SessionStart, SessionEnd). StopFailure, Notification and
+// PreSkillShellCommand are Claude Code's alone; PreModelRequest,
+// PostModelRequest and Interrupt are Codex's alone (docs/codex.md,
+// "Hooks").
 func (m Marker) Kind() Kind {
 	switch m.Event {
 	case "Stop":
 		return KindStop
 	case "StopFailure":
 		return KindTurnFailed
+	case "PreModelRequest":
+		// Codex: a model step starts, so a turn is under way.
+		return KindToolStarted
+	case "PostModelRequest":
+		// Codex runs no Stop for a turn lost to an API error or a usage
+		// limit: the failed request is the only report of it, with the
+		// screen's text as its error. A completed request is one step of
+		// a turn that goes on; a cancelled one comes with Interrupt.
+		if m.Status == modelRequestFailed {
+			return KindTurnFailed
+		}
 	case "Notification":
 		return notificationKind(m)
 	case "UserPromptSubmit":

@@ -23,7 +23,8 @@ type Marker struct {
 	Tool             string    `json:"tool_name,omitempty"`         // tool events
 	Source           string    `json:"source,omitempty"`            // SessionStart
 	Reason           string    `json:"reason,omitempty"`            // SessionEnd
-	Error            string    `json:"error,omitempty"`             // StopFailure
+	Error            string    `json:"error,omitempty"`             // StopFailure, Codex's PostModelRequest
+	Status           string    `json:"status,omitempty"`            // Codex's PostModelRequest
 	Message          string    `json:"message,omitempty"`           // Notification
 	BackgroundTasks  []string  `json:"background_tasks,omitempty"`  // Stop: each task's status
 	SessionID        string    `json:"session_id,omitempty"`

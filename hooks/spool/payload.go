@@ -17,6 +17,7 @@ type payload struct {
 	Source           text  `json:"source"`
 	Reason           text  `json:"reason"`
 	Error            text  `json:"error"`
+	Status           text  `json:"status"`
 	Message          text  `json:"message"`
 	BackgroundTasks  tasks `json:"background_tasks"`
 	SessionID        text  `json:"session_id"`
@@ -26,8 +27,8 @@ type payload struct {
 
 var errNoEvent = errors.New("hook input has no hook_event_name")
 
-// ParsePayload turns a hook event's JSON, as Claude Code sends it on stdin,
-// into a marker without pane and time.
+// ParsePayload turns a hook event's JSON, as Claude Code or the Codex CLI
+// sends it on stdin, into a marker without pane and time.
 func ParsePayload(data []byte) (Marker, error) {
 	var p payload
 	if err := json.Unmarshal(data, &p); err != nil {
@@ -43,6 +44,7 @@ func ParsePayload(data []byte) (Marker, error) {
 		Source:           string(p.Source),
 		Reason:           string(p.Reason),
 		Error:            string(p.Error),
+		Status:           string(p.Status),
 		Message:          string(p.Message),
 		BackgroundTasks:  []string(p.BackgroundTasks),
 		SessionID:        string(p.SessionID),
@@ -160,12 +162,13 @@ func (m Marker) Payload() []byte {
 		Source           string `json:"source,omitempty"`
 		Reason           string `json:"reason,omitempty"`
 		Error            string `json:"error,omitempty"`
+		Status           string `json:"status,omitempty"`
 		Message          string `json:"message,omitempty"`
 		BackgroundTasks  []task `json:"background_tasks,omitempty"`
 		SessionID        string `json:"session_id,omitempty"`
 		Cwd              string `json:"cwd,omitempty"`
 		ToolInput        any    `json:"tool_input,omitempty"`
-	}{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Message, nil, m.SessionID, m.Cwd, nil}
+	}{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Status, m.Message, nil, m.SessionID, m.Cwd, nil}
 	type question struct {
 		Question string `json:"question"`
 	}
