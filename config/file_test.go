@@ -78,6 +78,7 @@ func sortedProfiles(f *config.File) []string {
 func TestParse_FullSetsEveryKey(t *testing.T) {
 	f := mustLoadConfig(t, "testdata/full.toml")
 	want := respawn.Config{
+		Agent:              "claude",
 		UpdatePrompt:       "note your progress in NOTES.md, then keep going.",
 		InterStepDelay:     2 * time.Second,
 		SendClear:          false,
@@ -111,8 +112,8 @@ func TestParse_FullSetsEveryKey(t *testing.T) {
 		t.Errorf("Checks = %+v, want %+v", f.Checks, want)
 	}
 	wantPatterns := []respawn.PatternSpec{
-		{Name: "my-busy-marker", Kind: "working", Scope: "screen", Regexp: `Compiling \d+ crates`, Line: 55},
-		{Name: "deploy-question", Kind: "question", Scope: "screen", Regexp: `Deploy to (staging|prod)\?`, Line: 61},
+		{Name: "my-busy-marker", Kind: "working", Scope: "screen", Regexp: `Compiling \d+ crates`, Line: 56},
+		{Name: "deploy-question", Kind: "question", Scope: "screen", Regexp: `Deploy to (staging|prod)\?`, Line: 62},
 	}
 	if !reflect.DeepEqual(f.Patterns, wantPatterns) {
 		t.Errorf("Patterns = %+v\nwant %+v", f.Patterns, wantPatterns)

@@ -8,11 +8,13 @@ import (
 
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/agents"
 )
 
 // genValidConfig draws a Config that passes Validate.
 func genValidConfig(t *rapid.T) respawn.Config {
 	c := respawn.Config{
+		Agent:              rapid.SampledFrom(append(agents.Names(), agents.Auto)).Draw(t, "agent"),
 		UpdatePrompt:       "x" + genConfigText(t, "update_prompt", 300),
 		InterStepDelay:     genConfigDuration(t, "inter_step_delay", 100*time.Millisecond, time.Minute),
 		SendClear:          rapid.Bool().Draw(t, "send_clear"),

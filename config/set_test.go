@@ -51,7 +51,7 @@ func TestSet_Errors(t *testing.T) {
 		{"ai_idle_check.timeout", "1 minute", `key "ai_idle_check.timeout": invalid duration "1 minute": unknown unit (use ms, s, m or h)`},
 		{"ai_idle_check.cooldown", "fast", `key "ai_idle_check.cooldown": invalid duration "fast": expected a number and a unit, such as "10s" or "1m30s"`},
 		{"ai_idle_check.modle", "x", `unknown key "ai_idle_check.modle" (did you mean "ai_idle_check.model"?)`},
-		{"respawn.send_clear", "false", `unknown key "respawn.send_clear" (known keys: update_prompt, inter_step_delay, send_clear, send_init, ` +
+		{"respawn.send_clear", "false", `unknown key "respawn.send_clear" (known keys: agent, update_prompt, inter_step_delay, send_clear, send_init, ` +
 			`kickstart_prompt, completion_confirm, no_output_timeout, auto_accept_prompts, auto_accept_delay, stuck_detection, ` +
 			`stuck_warning, stuck_recovery, max_stuck_recoveries, duration, resume_prompt, usage_limit_margin, api_error_backoff, ` +
 			`ai_idle_check.enabled, ai_idle_check.model, ai_idle_check.max_context, ai_idle_check.timeout, ai_idle_check.cooldown, ` +

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/agents"
 )
 
 // Limits of the keys. Where the original's HTTP API had a range
@@ -53,6 +54,7 @@ func Validate(c respawn.Config) error {
 // problem returns the first invalid key of c.
 func problem(c respawn.Config) *keyProblem {
 	return firstProblem(
+		agentProblem(c.Agent),
 		promptProblem("update_prompt", c.UpdatePrompt, true),
 		durationProblem("inter_step_delay", c.InterStepDelay, 100*time.Millisecond, time.Minute),
 		promptProblem("kickstart_prompt", c.KickstartPrompt, false),
@@ -71,6 +73,14 @@ func problem(c respawn.Config) *keyProblem {
 		checkProblem("ai_idle_check", c.AIIdleCheck),
 		checkProblem("ai_plan_check", c.AIPlanCheck),
 	)
+}
+
+// agentProblem refuses an agent codeman does not know.
+func agentProblem(name string) *keyProblem {
+	if agents.Valid(name) != nil {
+		return &keyProblem{key: "agent", reason: fmt.Sprintf("must be %s or %s, not %q", strings.Join(agents.Names(), ", "), agents.Auto, name)}
+	}
+	return nil
 }
 
 // checkProblem validates one AI check's sub-table.

@@ -7,6 +7,10 @@ import "time"
 // in the file they are strings such as "10s". The toml tags are the keys
 // of the file, which package config decodes into a Config.
 type Config struct {
+	// Agent is the coding agent in the pane: "auto" (recognized when the
+	// pane is attached), "claude" or "codex". The core does not read it:
+	// the daemon picks the Agent a controller gets by it. Default "auto".
+	Agent string `toml:"agent"`
 	// UpdatePrompt is typed first in every cycle.
 	UpdatePrompt string `toml:"update_prompt"`
 	// InterStepDelay is the pause before each step is typed. Default 1s.
@@ -114,6 +118,7 @@ const (
 // DefaultConfig returns the defaults of every key.
 func DefaultConfig() Config {
 	return Config{
+		Agent:              "auto",
 		UpdatePrompt:       DefaultUpdatePrompt,
 		InterStepDelay:     DefaultInterStepDelay,
 		SendClear:          true,

@@ -1,0 +1,112 @@
+// Package agents is the list of coding agents codeman can drive, and how
+// one is recognized in a pane. Each agent is a respawn.Agent (its screen
+// and stream readers and its commands) plus the few facts the daemon needs
+// around it; adding an agent is one entry here and the package that
+// implements it.
+package agents
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// Auto, as an agent's name, asks for the agent to be recognized in the
+// pane when it is attached.
+const Auto = "auto"
+
+// Info describes one agent.
+type Info struct {
+	// Name is the agent's name in config files and on the command line.
+	Name string
+	// Label is what a person calls it ("Claude Code").
+	Label string
+	// New returns the agent's reader. claude is Claude Code's pattern
+	// table with the config file's patterns; other agents ignore it.
+	New func(claude *respawn.Patterns) respawn.Agent
+	// Programs are the names the CLI's process runs as, which a pane's
+	// current command shows.
+	Programs []string
+	// SendPause is the least pause between typed text and its Enter: an
+	// Enter that follows the text sooner may be read as part of a paste.
+	SendPause time.Duration
+	// UpdatePrompt replaces respawn.DefaultUpdatePrompt for this agent,
+	// when it differs (the default names Claude Code's memory file).
+	UpdatePrompt string
+}
+
+var list = []Info{
+	{
+		Name:     respawn.ClaudeCode,
+		Label:    "Claude Code",
+		New:      func(claude *respawn.Patterns) respawn.Agent { return claudeTable(claude) },
+		Programs: []string{"claude"},
+	},
+}
+
+func claudeTable(p *respawn.Patterns) *respawn.Patterns {
+	if p == nil {
+		return respawn.DefaultPatterns()
+	}
+	return p
+}
+
+// Default is the agent of a pane nothing else is known of.
+const Default = respawn.ClaudeCode
+
+// List returns every agent, the default first.
+func List() []Info { return slices.Clone(list) }
+
+// Names returns the agents' names, the default first.
+func Names() []string {
+	names := make([]string, len(list))
+	for i, a := range list {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// Lookup returns the agent called name.
+func Lookup(name string) (Info, error) {
+	for _, a := range list {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	return Info{}, fmt.Errorf("unknown agent %q (want %s or %s)", name, strings.Join(Names(), ", "), Auto)
+}
+
+// Valid reports whether name is an agent's name or Auto, as a config
+// value's error.
+func Valid(name string) error {
+	if name == Auto {
+		return nil
+	}
+	_, err := Lookup(name)
+	return err
+}
+
+// Recognize names the agent running in a pane from the pane's current
+// command (its process name, "" when unknown) and its screen, with the
+// evidence as a phrase. ok is false when neither tells: the caller falls
+// back to Default and says so.
+func Recognize(command string, s respawn.Screen) (name, why string, ok bool) {
+	if command != "" {
+		base := filepath.Base(command)
+		for _, a := range list {
+			if slices.Contains(a.Programs, base) {
+				return a.Name, fmt.Sprintf("the pane runs %q", base), true
+			}
+		}
+	}
+	for _, a := range list {
+		if f := a.New(nil).Classify(s); f.PromptBox {
+			return a.Name, a.Label + "'s prompt box is on screen", true
+		}
+	}
+	return "", "", false
+}
