@@ -4,7 +4,9 @@
 //   - the settings installer: it merges codeman's hook entries into a Claude
 //     Code settings file (~/.claude/settings.json, $CLAUDE_CONFIG_DIR, or a
 //     project's .claude/settings.local.json) and removes them again, keeping
-//     every other key and every hook of the user's as it was;
+//     every other key and every hook of the user's as it was (package
+//     hooks/codex runs it on the OpenAI Codex CLI's hooks.json, of the same
+//     shape, with Codex's events: InstallOptions.Entries);
 //   - the hook handler behind codeman-hook and `codeman hook`, whose marker
 //     protocol lives in the subpackage spool: Claude Code runs it for every
 //     hook event with the event's JSON on stdin; it finds its pane from the

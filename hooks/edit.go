@@ -13,28 +13,33 @@ import (
 // gone. With want empty it uninstalls. Only hooks the record lists are
 // codeman's; it records what it found and did.
 type edit struct {
-	want []Entry
-	hook json.RawMessage // the hook object wanted entries hold
-	rec  *record         // what codeman wrote before (newRecord before a first install)
+	want    []Entry
+	command string  // what wanted entries' hooks run
+	rec     *record // what codeman wrote before (newRecord before a first install)
 
 	found                   []foundHook
 	added, updated, removed []Entry
 	after                   *record // the record once the edit is written; nil when nothing of codeman's is left
 }
 
-// foundHook is one hook of codeman's seen in the file.
+// foundHook is one hook of codeman's seen in the file, and where: the
+// index of its group in the event's list and its own in the group.
 type foundHook struct {
 	Entry
-	Command string
+	Command        string
+	Group, Handler int
 }
 
 func newEdit(want []Entry, command string, rec *record) *edit {
-	return &edit{want: want, hook: hookObject(command), rec: rec}
+	return &edit{want: want, command: command, rec: rec}
 }
 
+// hookFor is the hook object the wanted entry w holds.
+func (e *edit) hookFor(w Entry) json.RawMessage { return hookObject(e.command, w.timeout()) }
+
 // hookObject is the hook codeman writes to run command.
-func hookObject(command string) json.RawMessage {
-	hook := fmt.Sprintf(`{"type":"command","command":%s,"timeout":%d}`, quote(command), HookTimeout)
+func hookObject(command string, timeout int) json.RawMessage {
+	hook := fmt.Sprintf(`{"type":"command","command":%s,"timeout":%d}`, quote(command), timeout)
 	return json.RawMessage(hook)
 }
 
@@ -293,11 +298,12 @@ func (e *edit) apply(data []byte) (out []byte, changed bool, err error) {
 			continue
 		}
 		used[i] = true
-		if !sameJSON(d.hookAt(at[i]), e.hook) {
-			d.replace(at[i], e.hook)
+		hook := e.hookFor(w)
+		if !sameJSON(d.hookAt(at[i]), hook) {
+			d.replace(at[i], hook)
 			e.updated = append(e.updated, rec.Entries[i].entry())
 		}
-		after.Entries = append(after.Entries, recordEntry{Event: w.Event, Matcher: w.Matcher, Hook: e.hook})
+		after.Entries = append(after.Entries, recordEntry{Event: w.Event, Matcher: w.Matcher, Hook: hook})
 	}
 
 	createdHooks := rec.CreatedHooks
@@ -306,14 +312,15 @@ func (e *edit) apply(data []byte) (out []byte, changed bool, err error) {
 		created[ev] = true
 	}
 	for _, w := range pending {
-		newHooks, newEvent, err := d.add(w, e.hook)
+		hook := e.hookFor(w)
+		newHooks, newEvent, err := d.add(w, hook)
 		if err != nil {
 			return nil, false, err
 		}
 		createdHooks = createdHooks || newHooks
 		created[w.Event] = created[w.Event] || newEvent
 		e.added = append(e.added, w)
-		after.Entries = append(after.Entries, recordEntry{Event: w.Event, Matcher: w.Matcher, Hook: e.hook})
+		after.Entries = append(after.Entries, recordEntry{Event: w.Event, Matcher: w.Matcher, Hook: hook})
 	}
 
 	var gone []loc
@@ -365,7 +372,7 @@ func (e *edit) noteFound(d *hooksDoc, rec *record, at []loc, located []bool) {
 	})
 	for _, i := range idx {
 		command, _ := commandOf(d.hookAt(at[i]))
-		e.found = append(e.found, foundHook{Entry: rec.Entries[i].entry(), Command: command})
+		e.found = append(e.found, foundHook{Entry: rec.Entries[i].entry(), Command: command, Group: at[i].g, Handler: at[i].h})
 	}
 }
 

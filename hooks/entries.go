@@ -8,10 +8,19 @@ import "strings"
 const HookTimeout = 5
 
 // Entry names one hook entry of codeman's in a settings file: the event and
-// the matcher of its group ("" when the group has none).
+// the matcher of its group ("" when the group has none). Timeout is what
+// Install writes as the hook's timeout; it does not tell entries apart.
 type Entry struct {
 	Event   string
 	Matcher string
+	Timeout int // seconds; 0 means HookTimeout
+}
+
+func (e Entry) timeout() int {
+	if e.Timeout > 0 {
+		return e.Timeout
+	}
+	return HookTimeout
 }
 
 func (e Entry) String() string {

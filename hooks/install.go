@@ -18,6 +18,18 @@ type InstallOptions struct {
 	// when it is set (FindHandler finds it); when empty they run Binary's
 	// hook command.
 	Handler string
+	// Entries are the entries Install writes, in this order; nil means
+	// Claude Code's. Another agent whose hooks file has the same shape
+	// (the OpenAI Codex CLI's hooks.json) passes its own.
+	Entries []Entry
+}
+
+// entries are the entries Install wants.
+func (o InstallOptions) entries() []Entry {
+	if o.Entries != nil {
+		return o.Entries
+	}
+	return wantedEntries
 }
 
 // Report says what Install or Uninstall did.
@@ -62,7 +74,7 @@ func Install(opts InstallOptions) (Report, error) {
 	if opts.Handler != "" && !filepath.IsAbs(opts.Handler) {
 		return Report{}, fmt.Errorf("install hooks: handler path %q is not absolute", opts.Handler)
 	}
-	return update(opts, wantedEntries)
+	return update(opts, opts.entries())
 }
 
 // Uninstall removes exactly codeman's recorded entries, and the groups,

@@ -17,9 +17,12 @@ type StatusReport struct {
 // InstalledEntry is one of codeman's entries found in the settings file.
 type InstalledEntry struct {
 	Entry
-	Command    string
-	Program    string // the binary the command runs
-	Executable bool   // Program exists and is an executable file
+	// Group is the index of its group in the event's list, Handler its
+	// own in the group's list of hooks, as the file has them.
+	Group, Handler int
+	Command        string
+	Program        string // the binary the command runs
+	Executable     bool   // Program exists and is an executable file
 	// Current: Program is the binary or the handler given in
 	// InstallOptions; an entry of `codeman hook` that install would turn
 	// into codeman-hook is current and outdated.
@@ -44,7 +47,7 @@ func Status(opts InstallOptions) (StatusReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	e, _, _, err := plan(sf, rec, wantedEntries, opts.Command())
+	e, _, _, err := plan(sf, rec, opts.entries(), opts.Command())
 	if err != nil {
 		return rep, fmt.Errorf("read settings %s: %w", sf.path, err)
 	}
@@ -57,7 +60,7 @@ func Status(opts InstallOptions) (StatusReport, error) {
 }
 
 func inspect(f foundHook, ours ...string) InstalledEntry {
-	ie := InstalledEntry{Entry: f.Entry, Command: f.Command, Program: commandProgram(f.Command)}
+	ie := InstalledEntry{Entry: f.Entry, Group: f.Group, Handler: f.Handler, Command: f.Command, Program: commandProgram(f.Command)}
 	info, err := os.Stat(ie.Program)
 	if err != nil {
 		return ie
