@@ -17,9 +17,10 @@ import (
 	"go.uber.org/goleak"
 )
 
-// The test binary doubles as a fake `claude`: tests put a symlink named
-// claude to it first on the checks' PATH and choose its behaviour through
-// these variables in the checks' environment.
+// The test binary doubles as a fake `claude` and a fake `codex`: tests
+// put a symlink named claude or codex to it first on the checks' PATH and
+// choose its behaviour through these variables in the checks' environment.
+// As codex, it prints its answers as the events of codex exec --json.
 const (
 	fakeModeVar       = "AICHECK_FAKE_MODE"        // what the fake does, see fakeModes
 	fakeDirVar        = "AICHECK_FAKE_DIR"         // where it records and finds release files
@@ -54,11 +55,42 @@ var fakeAnswers = map[string]struct {
 	"529":       {stdout: "API Error: 529 Overloaded. This is a server-side issue, usually temporary — try again in a moment.\n", code: 1},
 }
 
-// runFake is the fake claude's main.
+// codexAnswers are the modes that print fixed codex exec --json output,
+// as codex 0.171.0 printed it, and exit.
+var codexAnswers = map[string]struct {
+	stdout, stderr string
+	code           int
+}{
+	"codex-limit":    {stdout: codexTurnFailed("You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 10:06 PM."), code: 1},
+	"codex-dated":    {stdout: codexTurnFailed("You’ve hit your usage limit. Try again at Dec 4th, 2026 3:45 PM."), code: 1},
+	"codex-429":      {stdout: codexTurnFailed("exceeded retry limit, last status: 429 Too Many Requests, request id: req_fake_1"), code: 1},
+	"codex-capacity": {stdout: codexTurnFailed("Selected model is at capacity. Please try a different model."), code: 1},
+	"codex-500":      {stdout: codexTurnFailed("We’re currently experiencing high demand, which may cause temporary errors."), code: 1},
+	"codex-config":   {stderr: "Error loading configuration: approval_policy = \"untrusted\" is no longer supported\n", code: 1},
+}
+
+// codexTurnFailed is codex exec --json's output for a turn that failed
+// with msg.
+func codexTurnFailed(msg string) string {
+	m, _ := json.Marshal(msg) // a string always marshals
+	return `{"type":"thread.started","thread_id":"fake"}` + "\n" + `{"type":"turn.started"}` + "\n" +
+		`{"type":"error","message":` + string(m) + "}\n" + `{"type":"turn.failed","error":{"message":` + string(m) + "}}\n"
+}
+
+// runFake is the fake claude's and codex's main.
 func runFake(mode string) int {
 	dir := os.Getenv(fakeDirVar)
-	if a, ok := fakeAnswers[mode]; ok {
+	if a, ok := codexAnswers[mode]; ok {
 		fmt.Print(a.stdout)
+		fmt.Fprint(os.Stderr, a.stderr)
+		return a.code
+	}
+	if a, ok := fakeAnswers[mode]; ok {
+		if a.code == 0 && a.stdout != "" {
+			printAnswer(a.stdout)
+		} else {
+			fmt.Print(a.stdout)
+		}
 		fmt.Fprint(os.Stderr, a.stderr)
 		return a.code
 	}
@@ -72,8 +104,23 @@ func runFake(mode string) int {
 	case "block":
 		return fakeBlock(dir)
 	}
-	fmt.Fprintf(os.Stderr, "fake claude: unknown mode %q\n", mode)
+	fmt.Fprintf(os.Stderr, "fake %s: unknown mode %q\n", fakeName(), mode)
 	return 2
+}
+
+// fakeName is the name the fake runs under: claude or codex.
+func fakeName() string { return filepath.Base(os.Args[0]) }
+
+// printAnswer prints a successful answer: as is for claude, as the events
+// of a completed turn for codex.
+func printAnswer(text string) {
+	if fakeName() != "codex" {
+		fmt.Print(text)
+		return
+	}
+	item, _ := json.Marshal(map[string]any{"type": "item.completed", "item": map[string]string{"id": "item_0", "type": "agent_message", "text": text}})
+	fmt.Printf("%s\n%s\n%s\n%s\n", `{"type":"thread.started","thread_id":"fake"}`, `{"type":"turn.started"}`, item,
+		`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}`)
 }
 
 // invocation is what the record mode saw.
@@ -109,7 +156,7 @@ func fakeRecord(dir string) int {
 	if err := writeFileAtomic(filepath.Join(dir, "record.json"), data); err != nil {
 		return fakeFail(err)
 	}
-	fmt.Println("IDLE\nrecorded")
+	printAnswer("IDLE\nrecorded\n")
 	return 0
 }
 
@@ -178,7 +225,7 @@ func fakeBlock(dir string) int {
 	if err := os.WriteFile(filepath.Join(dir, "done-"+pid), nil, 0o644); err != nil {
 		return fakeFail(err)
 	}
-	fmt.Println(answer)
+	printAnswer(answer + "\n")
 	return 0
 }
 
@@ -202,6 +249,6 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 func fakeFail(err error) int {
-	fmt.Fprintln(os.Stderr, "fake claude:", err)
+	fmt.Fprintf(os.Stderr, "fake %s: %v\n", fakeName(), err)
 	return 3
 }

@@ -20,31 +20,39 @@ import (
 // waitTimeout bounds every wait on a condition; generous for a loaded CI.
 const waitTimeout = 10 * time.Second
 
-// fakeClaude is a claude executable (a symlink to the test binary) in a
-// directory of its own, with a directory for what the fake records.
-type fakeClaude struct {
-	binDir string // holds the claude symlink
+// fakeCLI is a claude or codex executable (a symlink to the test binary)
+// in a directory of its own, with a directory for what the fake records.
+type fakeCLI struct {
+	name   string // "claude" or "codex"
+	binDir string // holds the symlink
 	dir    string // the fake's records, pid and release files
 }
 
-func newFakeClaude(t *testing.T) *fakeClaude {
+// newFakeClaude returns a fake claude.
+func newFakeClaude(t *testing.T) *fakeCLI { return newFakeCLI(t, "claude") }
+
+// newFakeCodex returns a fake codex, which answers in codex exec --json
+// events; its runners run Codex checks.
+func newFakeCodex(t *testing.T) *fakeCLI { return newFakeCLI(t, "codex") }
+
+func newFakeCLI(t *testing.T, name string) *fakeCLI {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeClaude{binDir: t.TempDir(), dir: t.TempDir()}
+	f := &fakeCLI{name: name, binDir: t.TempDir(), dir: t.TempDir()}
 	if err := os.Symlink(exe, f.path()); err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-func (f *fakeClaude) path() string { return filepath.Join(f.binDir, "claude") }
+func (f *fakeCLI) path() string { return filepath.Join(f.binDir, f.name) }
 
 // env is a checks' environment that finds the fake first on PATH and
 // makes it behave as mode, plus extra variables.
-func (f *fakeClaude) env(mode string, extra ...string) []string {
+func (f *fakeCLI) env(mode string, extra ...string) []string {
 	env := []string{
 		"HOME=" + os.Getenv("HOME"),
 		"PATH=" + f.binDir + string(filepath.ListSeparator) + os.Getenv("PATH"),
@@ -57,10 +65,13 @@ func (f *fakeClaude) env(mode string, extra ...string) []string {
 }
 
 // runner returns a Runner whose checks run the fake in mode.
-func (f *fakeClaude) runner(t *testing.T, mode string, opts aicheck.Options) *aicheck.Runner {
+func (f *fakeCLI) runner(t *testing.T, mode string, opts aicheck.Options) *aicheck.Runner {
 	t.Helper()
 	if opts.Env == nil {
 		opts.Env = f.env(mode)
+	}
+	if f.name == "codex" {
+		opts.CLI = aicheck.Codex
 	}
 	r, err := aicheck.New(opts)
 	if err != nil {
@@ -69,7 +80,7 @@ func (f *fakeClaude) runner(t *testing.T, mode string, opts aicheck.Options) *ai
 	return r
 }
 
-func (f *fakeClaude) record(t *testing.T) invocation {
+func (f *fakeCLI) record(t *testing.T) invocation {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(f.dir, "record.json"))
 	if err != nil {
@@ -83,7 +94,7 @@ func (f *fakeClaude) record(t *testing.T) invocation {
 }
 
 // pid returns the pid the fake wrote to name, waiting for it.
-func (f *fakeClaude) pid(t *testing.T, name string) int {
+func (f *fakeCLI) pid(t *testing.T, name string) int {
 	t.Helper()
 	var pid int
 	wait.For(t, "the fake to write "+name, waitTimeout, func() bool {
@@ -99,7 +110,7 @@ func (f *fakeClaude) pid(t *testing.T, name string) int {
 
 // writtenPid returns the pid the fake wrote to name before the check
 // ended; a fake that was killed before writing it cannot write it later.
-func (f *fakeClaude) writtenPid(t *testing.T, name string) int {
+func (f *fakeCLI) writtenPid(t *testing.T, name string) int {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(f.dir, name))
 	if err != nil {
@@ -112,7 +123,7 @@ func (f *fakeClaude) writtenPid(t *testing.T, name string) int {
 	return pid
 }
 
-func (f *fakeClaude) count(prefix string) int {
+func (f *fakeCLI) count(prefix string) int {
 	entries, _ := os.ReadDir(f.dir) // none yet reads as zero
 	n := 0
 	for _, e := range entries {
@@ -123,7 +134,7 @@ func (f *fakeClaude) count(prefix string) int {
 	return n
 }
 
-func (f *fakeClaude) release(t *testing.T) {
+func (f *fakeCLI) release(t *testing.T) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(f.dir, "release"), nil, 0o644); err != nil {
 		t.Fatal(err)

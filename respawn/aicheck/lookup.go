@@ -9,34 +9,33 @@ import (
 	"github.com/codeman-dev/codeman/respawn"
 )
 
-// claudeName is the executable looked up on PATH when no path is configured.
-const claudeName = "claude"
-
-// findClaude resolves the claude executable. It runs before every check
-// too, so that a binary removed or replaced by an update is noticed: a
-// missing one makes the controller disable checks with a reason instead of
+// findCLI resolves the CLI's executable. It runs before every check too,
+// so that a binary removed or replaced by an update is noticed: a missing
+// one makes the controller disable checks with a reason instead of
 // counting start failures.
-func (r *Runner) findClaude() (string, error) {
-	if r.claudePath == "" {
-		path, ok := lookPath(claudeName, envValue(r.env, "PATH"))
+func (r *Runner) findCLI() (string, error) {
+	c := r.cli
+	hint := "set " + c.pathKey + " or install " + c.product
+	if r.cliPath == "" {
+		path, ok := lookPath(c.exe, envValue(r.env, "PATH"))
 		if !ok {
-			return "", fmt.Errorf("%w: claude not found on PATH; set checks.claude_path or install Claude Code", respawn.ErrCheckerUnavailable)
+			return "", fmt.Errorf("%w: %s not found on PATH; %s", respawn.ErrCheckerUnavailable, c.exe, hint)
 		}
 		return path, nil
 	}
-	if !strings.Contains(r.claudePath, "/") {
-		path, ok := lookPath(r.claudePath, envValue(r.env, "PATH"))
+	if !strings.Contains(r.cliPath, "/") {
+		path, ok := lookPath(r.cliPath, envValue(r.env, "PATH"))
 		if !ok {
-			return "", fmt.Errorf("%w: checks.claude_path %q not found on PATH; set checks.claude_path or install Claude Code", respawn.ErrCheckerUnavailable, r.claudePath)
+			return "", fmt.Errorf("%w: %s %q not found on PATH; %s", respawn.ErrCheckerUnavailable, c.pathKey, r.cliPath, hint)
 		}
 		return path, nil
 	}
-	path, err := filepath.Abs(r.claudePath)
+	path, err := filepath.Abs(r.cliPath)
 	if err == nil {
 		_, err = exec.LookPath(path)
 	}
 	if err != nil {
-		return "", fmt.Errorf("%w: checks.claude_path %s is not an executable (%v); set checks.claude_path or install Claude Code", respawn.ErrCheckerUnavailable, r.claudePath, err)
+		return "", fmt.Errorf("%w: %s %s is not an executable (%v); %s", respawn.ErrCheckerUnavailable, c.pathKey, r.cliPath, err, hint)
 	}
 	return path, nil
 }

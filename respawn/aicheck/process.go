@@ -17,24 +17,27 @@ import (
 	"github.com/codeman-dev/codeman/respawn"
 )
 
-// maxOutput bounds what is kept of each of claude's stdout and stderr; a
-// verdict is two short lines, and an error excerpt needs less.
+// maxOutput bounds what is kept of each of the CLI's stdout and stderr; a
+// verdict is two short lines (a few events from codex exec --json), and an
+// error excerpt needs less.
 const maxOutput = 64 << 10
 
-// output is what one claude run printed.
+// output is what one check process printed.
 type output struct {
 	stdout, stderr string
 	exitCode       int    // -1 when killed by a signal
 	state          string // "exit status 1", "signal: killed"
 }
 
-// runClaude runs `claude -p` with prompt on stdin from a fresh empty
-// directory, in its own process group, and returns what it printed. It
-// fails when claude cannot start, times out after limit or ctx ends; then
-// the whole group gets SIGTERM and, after the kill grace, SIGKILL.
-func (r *Runner) runClaude(ctx context.Context, path, model, prompt string, limit time.Duration) (output, error) {
+// runCLI runs the CLI at path (`claude -p`, `codex exec`) with prompt on
+// stdin from a fresh empty directory, in its own process group, and
+// returns what it printed. It fails when the CLI cannot start, times out
+// after limit or ctx ends; then the whole group gets SIGTERM and, after
+// the kill grace, SIGKILL.
+func (r *Runner) runCLI(ctx context.Context, path, model, prompt string, limit time.Duration) (output, error) {
 	// An empty directory keeps the check away from any project's
-	// CLAUDE.md, settings and hooks, which would turn a check into a session.
+	// CLAUDE.md or AGENTS.md, settings and hooks, which would turn a check
+	// into a session.
 	dir, err := os.MkdirTemp("", "codeman-check-")
 	if err != nil {
 		return output{}, fmt.Errorf("make check dir: %w", err)
@@ -44,15 +47,15 @@ func (r *Runner) runClaude(ctx context.Context, path, model, prompt string, limi
 	runCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	var stdout, stderr cappedBuffer
-	cmd := exec.CommandContext(runCtx, path, claudeArgs(model)...)
+	cmd := exec.CommandContext(runCtx, path, r.cli.args(model)...)
 	cmd.Dir = dir
-	cmd.Env = childEnv(r.env, filepath.Dir(path))
+	cmd.Env = r.cli.env(childEnv(r.env, filepath.Dir(path)))
 	// The prompt goes on stdin: as an argument it would show in ps and hit
 	// E2BIG with a long capture.
 	cmd.Stdin = strings.NewReader(prompt)
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	// Its own group, so that node and whatever claude starts die with it.
+	// Its own group, so that node and whatever the CLI starts die with it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
 	// After the grace, exec kills the leader and closes the pipes a
@@ -61,32 +64,32 @@ func (r *Runner) runClaude(ctx context.Context, path, model, prompt string, limi
 
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return output{}, fmt.Errorf("%w: start %s: %v; set checks.claude_path or install Claude Code", respawn.ErrCheckerUnavailable, path, err)
+			return output{}, fmt.Errorf("%w: start %s: %v; set %s or install %s", respawn.ErrCheckerUnavailable, path, err, r.cli.pathKey, r.cli.product)
 		}
-		return output{}, fmt.Errorf("start claude: %w", err)
+		return output{}, fmt.Errorf("start %s: %w", r.cli.exe, err)
 	}
 	waitErr := cmd.Wait()
-	// Nothing claude started may outlive the check. Errors only say the
+	// Nothing the CLI started may outlive the check. Errors only say the
 	// group is already gone.
 	_ = signalGroup(cmd.Process.Pid, syscall.SIGKILL)
 
 	if err := ctx.Err(); err != nil {
-		return output{}, fmt.Errorf("claude -p cancelled: %w", err)
+		return output{}, fmt.Errorf("%s cancelled: %w", r.cli.command, err)
 	}
 	if err := runCtx.Err(); err != nil {
-		return output{}, fmt.Errorf("claude -p timed out after %s: %w", limit, err)
+		return output{}, fmt.Errorf("%s timed out after %s: %w", r.cli.command, limit, err)
 	}
 	out := output{stdout: stdout.String(), stderr: stderr.String(), state: "exit status 0"}
 	var exitErr *exec.ExitError
 	switch {
 	case waitErr == nil, errors.Is(waitErr, exec.ErrWaitDelay):
-		// ErrWaitDelay: claude exited 0 but a leftover child held its
+		// ErrWaitDelay: the CLI exited 0 but a leftover child held its
 		// output open; what it printed before is complete.
 	case errors.As(waitErr, &exitErr):
 		out.exitCode = exitErr.ExitCode()
 		out.state = exitErr.String()
 	default:
-		return output{}, fmt.Errorf("wait for claude: %w", waitErr)
+		return output{}, fmt.Errorf("wait for %s: %w", r.cli.exe, waitErr)
 	}
 	return out, nil
 }

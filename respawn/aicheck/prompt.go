@@ -13,16 +13,21 @@ var (
 	idlePrompt string
 	//go:embed prompts/plan.txt
 	planPrompt string
+	//go:embed prompts/codex-idle.txt
+	codexIdlePrompt string
+	//go:embed prompts/codex-plan.txt
+	codexPlanPrompt string
 )
 
-// buildPrompt returns the prompt of a check of kind over the pane text.
+// buildPrompt returns the prompt of cli's check of kind over the pane
+// text: each CLI's screen has its own signs of work and its own dialogs.
 // The text is fenced by lines that carry a random id, so that pane text
 // cannot close the fence and pose as instructions.
-func buildPrompt(kind respawn.CheckKind, text string) string {
+func buildPrompt(cli *cliSpec, kind respawn.CheckKind, text string) string {
 	id := rand.Text()
-	template := idlePrompt
+	template := cli.idlePrompt
 	if kind == respawn.PlanCheck {
-		template = planPrompt
+		template = cli.planPrompt
 	}
 	// A Replacer does not rescan what it inserted, so placeholders inside
 	// the pane text stay as they are.

@@ -13,8 +13,8 @@ import (
 	"github.com/codeman-dev/codeman/respawn"
 )
 
-// DefaultMaxConcurrent is the number of checks that may run at once across
-// the whole daemon. Each check is a Claude Code process of a few hundred MB.
+// DefaultMaxConcurrent is the number of checks a Runner may run at once.
+// Each check is a Claude Code process of a few hundred MB.
 const DefaultMaxConcurrent = 2
 
 // killGrace is how long a check's process group gets between SIGTERM and
@@ -29,11 +29,17 @@ var _ respawn.Checker = (*Runner)(nil)
 
 // Options configure a Runner. The zero value is usable.
 type Options struct {
+	// CLI is the agent CLI the checks run: ClaudeCode (the zero value)
+	// or Codex.
+	CLI CLI
 	// ClaudePath is the claude executable (checks.claude_path). Empty looks
-	// up "claude" on the PATH of Env.
+	// up "claude" on the PATH of Env. Only ClaudeCode uses it.
 	ClaudePath string
-	// MaxConcurrent bounds the checks running at once across all panes;
-	// the rest queue. Default DefaultMaxConcurrent (2).
+	// CodexPath is the codex executable (checks.codex_path). Empty looks
+	// up "codex" on the PATH of Env. Only Codex uses it.
+	CodexPath string
+	// MaxConcurrent bounds the checks this Runner runs at once across all
+	// panes; the rest queue. Default DefaultMaxConcurrent (2).
 	MaxConcurrent int
 	// Env is the base environment of every check, before the pane markers
 	// are removed. Nil means os.Environ().
@@ -42,13 +48,15 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Runner runs claude -p checks. It implements respawn.Checker and is safe
-// for concurrent use by every pane's controller.
+// Runner runs the checks of one CLI: claude -p or codex exec. It
+// implements respawn.Checker and is safe for concurrent use by every
+// pane's controller.
 type Runner struct {
-	claudePath string // as configured; "" means look up "claude" on PATH
-	env        []string
-	log        *slog.Logger
-	killGrace  time.Duration
+	cli       *cliSpec
+	cliPath   string // as configured; "" means look up cli.exe on PATH
+	env       []string
+	log       *slog.Logger
+	killGrace time.Duration
 
 	slots  chan struct{} // one token per running check
 	queued atomic.Int32  // checks waiting for a slot
@@ -63,8 +71,13 @@ type inflightKey struct {
 }
 
 // New returns a Runner. It fails with an error wrapping
-// respawn.ErrCheckerUnavailable when the claude executable cannot be found.
+// respawn.ErrCheckerUnavailable when the executable of opts.CLI cannot be
+// found.
 func New(opts Options) (*Runner, error) {
+	cli, err := opts.CLI.spec()
+	if err != nil {
+		return nil, err
+	}
 	if opts.MaxConcurrent < 0 {
 		return nil, fmt.Errorf("max concurrent checks is %d, want at least 1", opts.MaxConcurrent)
 	}
@@ -77,15 +90,20 @@ func New(opts Options) (*Runner, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	r := &Runner{
-		claudePath: opts.ClaudePath,
-		env:        opts.Env,
-		log:        opts.Logger,
-		killGrace:  killGrace,
-		slots:      make(chan struct{}, opts.MaxConcurrent),
-		inflight:   make(map[inflightKey]bool),
+	path := opts.ClaudePath
+	if opts.CLI == Codex {
+		path = opts.CodexPath
 	}
-	if _, err := r.findClaude(); err != nil {
+	r := &Runner{
+		cli:       cli,
+		cliPath:   path,
+		env:       opts.Env,
+		log:       opts.Logger,
+		killGrace: killGrace,
+		slots:     make(chan struct{}, opts.MaxConcurrent),
+		inflight:  make(map[inflightKey]bool),
+	}
+	if _, err := r.findCLI(); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -94,7 +112,7 @@ func New(opts Options) (*Runner, error) {
 // Check runs one check and returns its verdict. It fails, never guesses, on
 // a timeout, a cancellation, a non-zero exit or an answer that is not one
 // of the kind's two verdicts. A usage or rate limit is a
-// *respawn.UsageLimitError; a missing claude wraps
+// *respawn.UsageLimitError; a missing claude or codex wraps
 // respawn.ErrCheckerUnavailable; a second check of the same pane and kind
 // while one is pending is ErrAlreadyChecking.
 func (r *Runner) Check(ctx context.Context, req respawn.CheckRequest) (res respawn.CheckResult, err error) {
@@ -123,22 +141,22 @@ func (r *Runner) Check(ctx context.Context, req respawn.CheckRequest) (res respa
 	return res, err
 }
 
-// run executes claude for one request and classifies what it printed.
+// run executes the CLI for one request and classifies what it printed.
 func (r *Runner) run(ctx context.Context, req respawn.CheckRequest) (respawn.CheckResult, error) {
-	path, err := r.findClaude()
+	path, err := r.findCLI()
 	if err != nil {
 		return respawn.CheckResult{}, err
 	}
-	prompt := buildPrompt(req.Kind, req.Text)
+	prompt := buildPrompt(r.cli, req.Kind, req.Text)
 	limit := req.Limit
 	if limit <= 0 {
 		limit = defaultLimit(req.Kind)
 	}
-	out, err := r.runClaude(ctx, path, req.Model, prompt, limit)
+	out, err := r.runCLI(ctx, path, req.Model, prompt, limit)
 	if err != nil {
 		return respawn.CheckResult{}, err
 	}
-	return classify(req.Kind, out, time.Now())
+	return classify(r.cli, req.Kind, r.cli.decode(out), time.Now())
 }
 
 // defaultLimit is the timeout of a request that came without one.

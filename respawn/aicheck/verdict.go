@@ -1,7 +1,6 @@
 package aicheck
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -13,7 +12,7 @@ import (
 // maxReason bounds the reason kept from an answer, in characters.
 const maxReason = 300
 
-// excerptLen is how much of claude's output an error quotes.
+// excerptLen is how much of the CLI's output an error quotes.
 const excerptLen = 200
 
 // verdicts are the two answers each kind of check accepts.
@@ -22,17 +21,17 @@ var verdicts = map[respawn.CheckKind][2]respawn.Verdict{
 	respawn.PlanCheck: {respawn.VerdictPlanMode, respawn.VerdictNotPlanMode},
 }
 
-// classify turns what claude printed into a verdict or an error. A clean
+// classify turns what cli printed, decoded, into a verdict or an error. A clean
 // exit with a verdict wins even when the reason quotes a limit seen in the
 // pane; otherwise a usage or rate limit anywhere in the output becomes a
 // *respawn.UsageLimitError, and everything else an error quoting the output.
-func classify(kind respawn.CheckKind, out output, now time.Time) (respawn.CheckResult, error) {
+func classify(cli *cliSpec, kind respawn.CheckKind, out output, now time.Time) (respawn.CheckResult, error) {
 	if out.exitCode == 0 {
 		if res, ok := parseVerdict(kind, out.stdout); ok {
 			return res, nil
 		}
 	}
-	if limit, ok := findUsageLimit(out.stdout+"\n"+out.stderr, now); ok {
+	if limit, ok := cli.findLimit(out.stdout+"\n"+out.stderr, now); ok {
 		return respawn.CheckResult{}, &limit
 	}
 	stdout, stderr := strings.TrimSpace(out.stdout), strings.TrimSpace(out.stderr)
@@ -42,14 +41,14 @@ func classify(kind respawn.CheckKind, out output, now time.Time) (respawn.CheckR
 		if printed == "" {
 			printed = stdout
 		}
-		return respawn.CheckResult{}, fmt.Errorf("claude -p %s: %q", out.state, excerpt(printed))
+		return respawn.CheckResult{}, fmt.Errorf("%s %s: %q", cli.command, out.state, excerpt(printed))
 	case stdout == "" && stderr != "":
-		return respawn.CheckResult{}, fmt.Errorf("claude -p printed only to stderr: %q", excerpt(stderr))
+		return respawn.CheckResult{}, fmt.Errorf("%s printed only to stderr: %q", cli.command, excerpt(stderr))
 	case stdout == "":
-		return respawn.CheckResult{}, errors.New("claude -p printed nothing")
+		return respawn.CheckResult{}, fmt.Errorf("%s printed nothing", cli.command)
 	}
 	want := verdicts[kind]
-	return respawn.CheckResult{}, fmt.Errorf("claude -p answered without %s or %s: %q", want[0], want[1], excerpt(stdout))
+	return respawn.CheckResult{}, fmt.Errorf("%s answered without %s or %s: %q", cli.command, want[0], want[1], excerpt(stdout))
 }
 
 // parseVerdict reads a verdict from the first word of the first line that

@@ -74,7 +74,7 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := classify(respawn.IdleCheck, tt.out, now)
+			res, err := classify(&claudeSpec, respawn.IdleCheck, tt.out, now)
 			var limit *respawn.UsageLimitError
 			switch {
 			case tt.want != "":
