@@ -1,14 +1,41 @@
 // Package aicheck runs AI checks for package respawn: it asks a fresh
-// `claude -p` whether a pane's text shows an idle Claude Code session
-// (IDLE or WORKING) or a plan approval menu (PLAN_MODE or NOT_PLAN_MODE).
+// agent CLI process whether a pane's text shows an idle session (IDLE or
+// WORKING) or a plan approval menu (PLAN_MODE or NOT_PLAN_MODE).
+//
+// A Runner runs the checks of one CLI, chosen by Options.CLI: ClaudeCode
+// (the zero value) runs `claude -p` for Claude Code panes, Codex runs
+// `codex exec` for OpenAI Codex CLI panes, so that a Codex user needs no
+// Claude Code install. The daemon gives each pane the Runner of its agent.
+// Each CLI has its own prompts, since the two screens differ in their
+// signs of work and their dialogs. For Codex:
+//
+//   - the executable is Options.CodexPath (checks.codex_path), else
+//     "codex" on the PATH of the checks' environment;
+//   - it runs `codex exec --json --ephemeral --skip-git-repo-check
+//     --sandbox read-only --config approval_policy="never" [--model M] -`:
+//     the prompt on stdin, no session file, no repository needed, no
+//     command that could change anything, no approval to wait for;
+//   - the model is the check's, except Claude's default "haiku"
+//     (respawn.DefaultCheckModel), which leaves the model to Codex's
+//     config.toml;
+//   - the answer is the last agent message of the completed turn among
+//     the JSON events on stdout, and the errors are the failed turn's
+//     messages. The plain output would echo the prompt, pane text and all,
+//     on stderr, where a limit shown in the pane would pass for the
+//     check's own; --output-last-message gives the answer but not the
+//     error;
+//   - TZ=UTC in its environment makes the reset time of a usage limit
+//     ("… try again at 9:12 PM.") readable without guessing a zone.
 //
 // It owns the check process from start to end: the prompt (sent on stdin,
 // with the pane text fenced off as untrusted data), an empty temporary
 // working directory, an environment stripped of the pane's markers with
 // CODEMAN_CHECK=1 added so that codeman's own hook handler ignores the
 // check, a process group killed as a whole on timeout or cancellation, a
-// daemon-wide limit on concurrent checks, and the classification of what
-// claude printed into a verdict, a usage limit or an error.
+// per-Runner limit on concurrent checks, and the classification of what
+// the CLI printed into a verdict, a usage limit or an error. Usage limits,
+// rate limits and overloads of either CLI are *respawn.UsageLimitError,
+// with the reset time when one was printed.
 //
 // It does not own cooldowns, backoff after errors or disabling a checker
 // after repeated errors: the controller in package respawn does. It imports
@@ -21,4 +48,7 @@
 //	runner, err := aicheck.New(aicheck.Options{Logger: log})
 //	if err != nil { ... } // errors.Is(err, respawn.ErrCheckerUnavailable) when claude is missing
 //	res, err := runner.Check(ctx, respawn.CheckRequest{Kind: respawn.IdleCheck, Model: "haiku", ...})
+//
+//	codex, err := aicheck.New(aicheck.Options{CLI: aicheck.Codex, CodexPath: cfg.CodexPath, Logger: log})
+//	if err != nil { ... } // errors.Is(err, respawn.ErrCheckerUnavailable) when codex is missing
 package aicheck
