@@ -10,14 +10,15 @@ import (
 // of its state with "ESC ] 7501 ; state=<state>:app=codex" ended by ST or
 // BEL: working when a turn (or /new) starts, done when a turn finished,
 // idle, error and blocked (an approval) otherwise. That is the stream's
-// strong evidence; the status row's "esc to interrupt", drawn as a turn
-// starts, backs it up. It allocates nothing once made and is not safe for
-// concurrent use.
+// strong evidence, and it holds until the next notice. The status row's
+// "esc to interrupt" counts only in the chunk that draws it: Codex redraws
+// just the cells that change, so the phrase comes once as the row
+// appears, and nothing is written when the row goes (an approval prompt
+// replaced it 0.7 s after state=blocked in the recordings). It allocates
+// nothing once made and is not safe for concurrent use.
 type stream struct {
-	p parser
-	// working: the newest state was working, or the status row was drawn
-	// since the newest other state.
-	working bool
+	p       parser
+	working bool // the newest state notice said working
 }
 
 func newStream() *stream { return &stream{p: newParser()} }
@@ -31,7 +32,7 @@ func (s *stream) Feed(chunk []byte) respawn.ChunkFacts {
 			f.Visible++
 		case eventBusy:
 			f.Visible++
-			s.working = true
+			f.Working = true
 		case eventState:
 			switch st := s.p.state(); {
 			case bytes.Equal(st, stateWorking):
@@ -43,7 +44,7 @@ func (s *stream) Feed(chunk []byte) respawn.ChunkFacts {
 			}
 		}
 	}
-	f.Working = s.working
+	f.Working = f.Working || s.working
 	return f
 }
 
