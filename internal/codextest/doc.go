@@ -27,6 +27,7 @@
 // -short. Everything waits on conditions with deadlines, and a failed wait
 // dumps the pane.
 //
-// codextest is test support: it imports fakeopenai and internal/clitest
-// and nothing else of codeman, and only tests may import it.
+// codextest is test support: it imports fakeopenai, internal/clitest and
+// hooks/codex (the trust keys and hashes) and nothing else of codeman, and
+// only tests may import it.
 package codextest

@@ -3,6 +3,7 @@ package codextest
 import (
 	"time"
 
+	"github.com/codeman-dev/codeman/hooks/codex"
 	"github.com/codeman-dev/codeman/internal/clitest"
 )
 
@@ -41,7 +42,9 @@ func Hook(name string, since time.Time) func(Event) bool { return clitest.Hook(n
 func Notify(name string, since time.Time) func(Event) bool { return clitest.Notify(name, since) }
 
 // hooksFile is the hooks.json that runs command for every
-// RecordedHookEvents entry, and the [hooks.state] that trusts each.
+// RecordedHookEvents entry, and the [hooks.state] that trusts each, as
+// the dialog's "Trust all" would (package hooks/codex computes the keys
+// and hashes; docs/codex.md, "Hooks").
 func hooksFile(path, command string) (hooksJSON map[string]any, state map[string]any, err error) {
 	events := map[string]any{}
 	state = map[string]any{}
@@ -50,11 +53,11 @@ func hooksFile(path, command string) (hooksJSON map[string]any, state map[string
 		events[ev] = []any{map[string]any{
 			"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": timeout}},
 		}}
-		hash, err := hookHash(ev, command, timeout)
+		hash, err := codex.Hash(ev, "", command, timeout)
 		if err != nil {
 			return nil, nil, err
 		}
-		state[hookStateKey(path, ev, 0, 0)] = map[string]any{"trusted_hash": hash}
+		state[codex.StateKey(path, ev, 0, 0)] = map[string]any{"trusted_hash": hash}
 	}
 	return map[string]any{"hooks": events}, state, nil
 }
