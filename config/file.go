@@ -70,6 +70,9 @@ func sendTiming(pause time.Duration, retries int) respawn.SendTiming {
 type Checks struct {
 	// ClaudePath is the claude binary AI checks run; "" searches PATH.
 	ClaudePath string `toml:"claude_path"`
+	// CodexPath is the codex binary the AI checks of Codex panes run; ""
+	// searches PATH.
+	CodexPath string `toml:"codex_path"`
 	// MaxConcurrent bounds the AI checks running at once in the daemon,
 	// 1..16. Default 2.
 	MaxConcurrent int `toml:"max_concurrent"`

@@ -19,9 +19,10 @@ type AttachRequest struct {
 // controlled one, or one the daemon could not adopt (Problem says why;
 // Status is then empty).
 type PaneStatus struct {
-	Pane        string         `json:"pane"`    // canonical address
-	Target      string         `json:"target"`  // what a person calls it: work:1.0 (%3), screen 123.work:0
-	Command     string         `json:"command"` // program running in the pane, when known
+	Pane        string         `json:"pane"`            // canonical address
+	Target      string         `json:"target"`          // what a person calls it: work:1.0 (%3), screen 123.work:0
+	Command     string         `json:"command"`         // program running in the pane, when known
+	Agent       string         `json:"agent,omitempty"` // the agent the controller reads: claude, codex
 	Profile     string         `json:"profile,omitempty"`
 	Sets        []string       `json:"sets,omitempty"`
 	Mode        string         `json:"mode"` // how output is read: control, polling: <why>, hardcopy

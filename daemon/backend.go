@@ -44,7 +44,10 @@ type opened struct {
 	subscribe func(fn func(data []byte, at time.Time)) (unsubscribe func())
 	onStatus  func(status string) // nil: the backend shows no status
 	streams   bool                // output is the terminal's byte stream, not redraws
-	backend   paneBackend
+	// timing is the send timing term reads, which the pane's agent may
+	// slow before the controller starts.
+	timing  *respawn.SendTiming
+	backend paneBackend
 }
 
 // paneBackend is what a backend keeps for one controlled pane.

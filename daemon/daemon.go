@@ -52,6 +52,7 @@ type Daemon struct {
 
 	checker    respawn.Checker
 	checkerMsg string // why AI checks are unavailable, "" when available
+	checkers   agentCheckers
 
 	watcher *hooks.Watcher
 	// adopted closes once the panes enabled before this daemon started

@@ -39,7 +39,8 @@ func TestDaemon_HistorySurvivesRestart(t *testing.T) {
 		}
 		sentUpdate = sentUpdate || (rec.Decision != nil && rec.Decision.Kind == respawn.DecisionSend && rec.Decision.Step == respawn.StepUpdate)
 	}
-	want := []string{"attach: profile default", "detach: daemon stopping", "attach: profile default", "detach: daemon stopping"}
+	const attach = "attach: profile default, agent claude (recognized: Claude Code's prompt box is on screen)"
+	want := []string{attach, "detach: daemon stopping", attach, "detach: daemon stopping"}
 	if !slices.Equal(kinds, want) || !sentUpdate {
 		t.Fatalf("history of %s: events %q (want %q), update sent %t", addr, kinds, want, sentUpdate)
 	}

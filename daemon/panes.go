@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/agents"
 )
 
 // ErrNotControlled means no controller runs for the pane.
@@ -27,7 +28,7 @@ type pane struct {
 	sets       []string
 	attachedAt time.Time
 	ctrl       *respawn.Controller
-	patterns   *respawn.Patterns // the controller's, to read a live screen with
+	agent      paneAgent // the controller's, to read a live screen with
 	backend    paneBackend
 	subscribe  func(fn func(data []byte, at time.Time)) (unsubscribe func())
 	streams    bool // output is the terminal's byte stream (tmux), not redraws (screen)
@@ -162,6 +163,13 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 	if err != nil {
 		return PaneStatus{}, err
 	}
+	agent, err := agentFor(ctx, cfg.Agent, pat, o.backend)
+	if err != nil {
+		o.backend.close()
+		return PaneStatus{}, err
+	}
+	cfg = agent.adapt(cfg, o.timing)
+	checker, checkerDown := d.checkerFor(agent.info)
 	if err := o.backend.claim(ctx, d.me); err != nil {
 		o.backend.close()
 		return PaneStatus{}, err
@@ -171,11 +179,11 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 		o.backend.close()
 		return PaneStatus{}, err
 	}
-	p := &pane{addr: req.Pane, target: o.target, profile: req.Profile, sets: req.Sets, attachedAt: time.Now(), patterns: pat,
+	p := &pane{addr: req.Pane, target: o.target, profile: req.Profile, sets: req.Sets, attachedAt: time.Now(), agent: agent,
 		backend: o.backend, subscribe: o.subscribe, streams: o.streams}
 	p.ctrl = respawn.NewController(respawn.ControllerOptions{
-		Pane: p.addr, Config: cfg, Patterns: pat, Terminal: &ownedTerminal{Terminal: o.term, d: d, p: p},
-		Checker: d.checker, CheckerDown: d.checkerMsg, Clock: d.opts.Clock, Logger: d.log, OnStatus: o.onStatus,
+		Pane: p.addr, Config: cfg, Agent: agent.reader, Terminal: &ownedTerminal{Terminal: o.term, d: d, p: p},
+		Checker: checker, CheckerDown: checkerDown, Clock: d.opts.Clock, Logger: d.log, OnStatus: o.onStatus,
 		OnNeed: d.needHandler(p),
 	})
 	ctrl := p.ctrl
@@ -192,7 +200,7 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 		}
 	}
 	d.controllers.Add(1)
-	d.hub.publish(Event{At: time.Now(), Pane: p.addr, Kind: "attach", Reason: "profile " + profileName(req.Profile)})
+	d.hub.publish(Event{At: time.Now(), Pane: p.addr, Kind: "attach", Reason: "profile " + profileName(req.Profile) + ", agent " + agent.describe()})
 	d.wg.Add(1)
 	go d.follow(p, decisions, cancel)
 	return d.status(p, 1)
@@ -202,6 +210,10 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 // persisted, then handed to the controller, the record put back when the
 // controller refuses them.
 func (d *Daemon) reconfigure(ctx context.Context, p *pane, req AttachRequest, cfg respawn.Config) (PaneStatus, error) {
+	if cfg.Agent != agents.Auto && cfg.Agent != p.agent.info.Name {
+		return PaneStatus{}, fmt.Errorf("attach %s: the pane's controller reads %s; detach it first to change its agent to %s", p.addr, p.agent.info.Name, cfg.Agent)
+	}
+	cfg = p.agent.adapt(cfg, nil)
 	if err := p.backend.persist(ctx, req.Profile, req.Sets); err != nil {
 		return PaneStatus{}, err
 	}
@@ -376,11 +388,7 @@ func (d *Daemon) liveScreen(ctx context.Context, addr string) *LiveScreen {
 	if s.At.IsZero() {
 		s.At = time.Now()
 	}
-	pat := p.patterns
-	if pat == nil {
-		pat = respawn.DefaultPatterns()
-	}
-	f := pat.Classify(s)
+	f := p.agent.reader.Classify(s)
 	return &LiveScreen{
 		At: s.At, Working: f.Working, Completion: f.Completion, PromptBox: f.PromptBox, Input: f.Input,
 		PlanMenu: f.PlanMenu, Question: f.Question, Permission: f.Permission, Dialog: f.Dialog, Evidence: f.Evidence,
@@ -393,11 +401,11 @@ func (d *Daemon) status(p *pane, decisions int) (PaneStatus, error) {
 		return PaneStatus{}, err
 	}
 	ps := PaneStatus{
-		Pane: p.addr, Target: p.target, Command: p.backend.command(), Profile: p.profile, Sets: p.sets,
+		Pane: p.addr, Target: p.target, Command: p.backend.command(), Agent: p.agent.info.Name, Profile: p.profile, Sets: p.sets,
 		Mode: p.backend.mode(), AttachedAt: p.attachedAt, Status: st, Checker: "available",
 	}
-	if d.checker == nil {
-		ps.Checker = "unavailable (" + strings.TrimPrefix(d.checkerMsg, respawn.ErrCheckerUnavailable.Error()+": ") + ")"
+	if checker, down := d.checkerFor(p.agent.info); checker == nil {
+		ps.Checker = "unavailable (" + strings.TrimPrefix(down, respawn.ErrCheckerUnavailable.Error()+": ") + ")"
 	}
 	if w := d.hookWatcher(); w != nil {
 		ps.HooksActive = w.Active()

@@ -83,6 +83,7 @@ func (b *screenBackend) open(ctx context.Context, addr string, file *config.File
 		target:    fmt.Sprintf("screen %s:%s", w.Session, w.Window),
 		term:      screen.NewWindowTerminal(w, screen.TerminalOptions{Timing: &timing}),
 		subscribe: poller.Subscribe,
+		timing:    &timing,
 		backend:   sp,
 	}, nil
 }

@@ -106,6 +106,7 @@ func (b *tmuxBackend) open(ctx context.Context, addr string, file *config.File, 
 		subscribe: func(fn func([]byte, time.Time)) func() { return client.Subscribe(id, fn) },
 		onStatus:  tp.state.Set,
 		streams:   true,
+		timing:    &timing,
 		backend:   tp,
 	}, nil
 }

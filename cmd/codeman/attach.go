@@ -18,7 +18,7 @@ func attachCommand() *cli.Command {
 		Usage:       "enable respawn on a pane (starts the daemon when none runs)",
 		ArgsUsage:   "[PANE]",
 		Description: paneUsage,
-		Flags:       []cli.Flag{profileFlag, setFlag},
+		Flags:       []cli.Flag{profileFlag, setFlag, attachAgentFlag},
 		Action: func(c *cli.Context) error {
 			var st daemon.PaneStatus
 			err := enable(c, true, func(client *daemon.Client, addr string) (err error) {
@@ -62,7 +62,7 @@ func toggleCommand() *cli.Command {
 		Usage:       "enable respawn on a pane, or disable it when it is on",
 		ArgsUsage:   "[PANE]",
 		Description: paneUsage,
-		Flags:       []cli.Flag{profileFlag, setFlag},
+		Flags:       []cli.Flag{profileFlag, setFlag, attachAgentFlag},
 		Action: func(c *cli.Context) error {
 			var res daemon.ToggleResult
 			err := enable(c, false, func(client *daemon.Client, addr string) (err error) {
@@ -83,8 +83,8 @@ func toggleCommand() *cli.Command {
 }
 
 func printAttached(w io.Writer, st daemon.PaneStatus) error {
-	_, err := fmt.Fprintf(w, "codeman: respawn on for %s %s\n  profile %s, state %s, output via %s, AI checks %s\n",
-		st.Target, st.Pane, profileLabel(st.Profile), st.Status.State, st.Mode, st.Checker)
+	_, err := fmt.Fprintf(w, "codeman: respawn on for %s %s\n  agent %s, profile %s, state %s, output via %s, AI checks %s\n",
+		st.Target, st.Pane, orDash(st.Agent), profileLabel(st.Profile), st.Status.State, st.Mode, st.Checker)
 	return err
 }
 

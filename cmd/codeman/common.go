@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,15 +13,17 @@ import (
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/respawn"
+	paneagents "github.com/codeman-dev/codeman/respawn/agents"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
 )
 
 // Flags shared by several commands.
 var (
-	profileFlag = &cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "use the named profile (see codeman config print)"}
-	setFlag     = &cli.StringSliceFlag{Name: "set", Usage: "override a setting: key=value (e.g. completion_confirm=5s); repeat it for more keys"}
-	jsonFlag    = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
+	profileFlag     = &cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "use the named profile (see codeman config print)"}
+	setFlag         = &cli.StringSliceFlag{Name: "set", Usage: "override a setting: key=value (e.g. completion_confirm=5s); repeat it for more keys"}
+	jsonFlag        = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
+	attachAgentFlag = &cli.StringFlag{Name: "agent", Usage: "the coding agent in the pane: " + strings.Join(paneagents.Names(), ", ") + " or " + paneagents.Auto + " (recognized; the default); the same as --set agent=NAME"}
 )
 
 // connect returns a client of the running daemon, starting one when start
@@ -92,7 +95,12 @@ func enable(c *cli.Context, check bool, req func(client *daemon.Client, addr str
 
 // attachRequest is the request of attach and toggle for addr.
 func attachRequest(c *cli.Context, addr string) daemon.AttachRequest {
-	return daemon.AttachRequest{Pane: addr, Profile: c.String(profileFlag.Name), Sets: c.StringSlice(setFlag.Name)}
+	sets := c.StringSlice(setFlag.Name)
+	if name := c.String(attachAgentFlag.Name); name != "" {
+		// Last, so that it wins over a --set of the same key.
+		sets = append(slices.Clone(sets), "agent="+name)
+	}
+	return daemon.AttachRequest{Pane: addr, Profile: c.String(profileFlag.Name), Sets: sets}
 }
 
 // resolvePane turns a PANE argument into a canonical address: a tmux

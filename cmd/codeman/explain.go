@@ -46,7 +46,7 @@ func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
 			since(now, p.ProblemAt), p.Problem, profileLabel(p.Profile))
 		return err
 	}
-	fmt.Fprintf(w, "  running   %s (profile %s, output via %s)\n", orDash(p.Command), profileLabel(p.Profile), p.Mode)
+	fmt.Fprintf(w, "  running   %s (agent %s, profile %s, output via %s)\n", orDash(p.Command), orDash(p.Agent), profileLabel(p.Profile), p.Mode)
 	fmt.Fprintf(w, "  state     %s for %s, %d cycle(s)%s\n", s.State, since(now, s.Since), s.Cycles, pausedSuffix(s.Paused))
 	if n := s.NeedsYou; n != nil {
 		fmt.Fprintf(w, "  NEEDS YOU %s for %s: %s\n", n.Kind, since(now, n.Since), n.Reason)

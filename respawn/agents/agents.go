@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/aicheck"
+	"github.com/codeman-dev/codeman/respawn/codex"
 )
 
 // Auto, as an agent's name, asks for the agent to be recognized in the
@@ -34,6 +36,8 @@ type Info struct {
 	// SendPause is the least pause between typed text and its Enter: an
 	// Enter that follows the text sooner may be read as part of a paste.
 	SendPause time.Duration
+	// Check is the CLI its panes' AI checks run.
+	Check aicheck.CLI
 	// UpdatePrompt replaces respawn.DefaultUpdatePrompt for this agent,
 	// when it differs (the default names Claude Code's memory file).
 	UpdatePrompt string
@@ -45,8 +49,24 @@ var list = []Info{
 		Label:    "Claude Code",
 		New:      func(claude *respawn.Patterns) respawn.Agent { return claudeTable(claude) },
 		Programs: []string{"claude"},
+		Check:    aicheck.ClaudeCode,
+	},
+	{
+		Name:     codex.Name,
+		Label:    "Codex",
+		New:      func(*respawn.Patterns) respawn.Agent { return codex.New() },
+		Programs: []string{"codex"},
+		// Codex takes an Enter less than 120 ms after a burst of keys for
+		// a newline in the pasted text.
+		SendPause:    250 * time.Millisecond,
+		Check:        aicheck.Codex,
+		UpdatePrompt: codexUpdatePrompt,
 	},
 }
+
+// codexUpdatePrompt is respawn.DefaultUpdatePrompt for Codex, whose
+// project memory is AGENTS.md (the file its /init writes).
+const codexUpdatePrompt = "write a brief progress summary to AGENTS.md noting what you accomplished, then continue working."
 
 func claudeTable(p *respawn.Patterns) *respawn.Patterns {
 	if p == nil {
