@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/vt"
 
@@ -129,8 +128,4 @@ func hookTimes(c *replay.Cast) map[string][]float64 {
 		}
 	}
 	return out
-}
-
-func at(start time.Time, seconds float64) time.Time {
-	return start.Add(time.Duration(seconds * float64(time.Second)))
 }
