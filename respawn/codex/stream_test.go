@@ -1,7 +1,6 @@
 package codex_test
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -285,5 +284,4 @@ func BenchmarkStream_Recordings(b *testing.B) {
 			s.Feed(d)
 		}
 	}
-	_ = bytes.MinRead
 }
