@@ -10,44 +10,90 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/hooks/codex"
 )
 
 // restartNote ends every hooks command's output.
 const restartNote = "Claude Code sessions started before a hooks change may have to be restarted to load it."
 
+// codexRestartNote ends every Codex hooks command's output.
+const codexRestartNote = "Codex sessions started before a hooks change have to be restarted to load it."
+
+// The agents whose hooks codeman installs.
+const (
+	agentClaude = "claude"
+	agentCodex  = "codex"
+)
+
+var hookAgents = []string{agentClaude, agentCodex}
+
 func hooksCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "hooks",
-		Usage: "install, remove or show codeman's Claude Code hooks",
+		Usage: "install, remove or show codeman's Claude Code or Codex hooks",
 		Subcommands: []*cli.Command{
 			{
 				Name:   "install",
-				Usage:  "add codeman's hooks to the Claude Code settings (merged; nothing else changes)",
-				Flags:  []cli.Flag{projectFlag()},
+				Usage:  "add codeman's hooks to the agent's settings (merged; nothing else changes)",
+				Flags:  []cli.Flag{agentFlag(), projectFlag(), noTrustFlag()},
 				Action: hooksInstall,
 			},
 			{
 				Name:   "uninstall",
-				Usage:  "remove codeman's hooks from the Claude Code settings",
-				Flags:  []cli.Flag{projectFlag()},
+				Usage:  "remove codeman's hooks from the agent's settings",
+				Flags:  []cli.Flag{agentFlag(), projectFlag()},
 				Action: hooksUninstall,
 			},
 			{
 				Name:   "status",
 				Usage:  "show where codeman's hooks are installed and what they run",
-				Flags:  []cli.Flag{projectFlag()},
+				Flags:  []cli.Flag{agentFlag(), projectFlag()},
 				Action: hooksStatus,
 			},
 		},
 	}
 }
 
+func agentFlag() cli.Flag {
+	return &cli.StringFlag{
+		Name:  "agent",
+		Usage: "the agent whose hooks to edit: `AGENT` is " + strings.Join(hookAgents, " or "),
+		Value: agentClaude,
+	}
+}
+
 func projectFlag() cli.Flag {
 	return &cli.StringFlag{
 		Name:      "project",
-		Usage:     "use `DIR`/.claude/settings.local.json instead of the user settings",
+		Usage:     "use `DIR`/.claude/settings.local.json instead of the user settings (Claude Code only)",
 		TakesFile: true,
 	}
+}
+
+func noTrustFlag() cli.Flag {
+	return &cli.BoolFlag{
+		Name:  "no-trust",
+		Usage: "Codex only: do not mark the hooks trusted in config.toml; Codex asks you to review them",
+	}
+}
+
+// agentOf returns the agent the command is for, refusing an unknown one
+// and the flags of the other agent.
+func agentOf(c *cli.Context) (string, error) {
+	agent := c.String("agent")
+	switch agent {
+	case agentClaude:
+		if c.Bool("no-trust") {
+			return "", fmt.Errorf("--no-trust applies to --agent %s only", agentCodex)
+		}
+	case agentCodex:
+		if c.String("project") != "" {
+			return "", fmt.Errorf("--project applies to --agent %s only", agentClaude)
+		}
+	default:
+		return "", fmt.Errorf("unknown agent %q: use one of %s", agent, strings.Join(hookAgents, ", "))
+	}
+	return agent, nil
 }
 
 // executable returns this binary's path; tests put it elsewhere.
@@ -68,6 +114,13 @@ func installOptions(c *cli.Context) (hooks.InstallOptions, error) {
 }
 
 func hooksInstall(c *cli.Context) error {
+	agent, err := agentOf(c)
+	if err != nil {
+		return err
+	}
+	if agent == agentCodex {
+		return codexInstall(c)
+	}
 	opts, err := installOptions(c)
 	if err != nil {
 		return err
@@ -106,6 +159,13 @@ func printFallback(w io.Writer, opts hooks.InstallOptions) {
 const handlerPackage = "github.com/codeman-dev/codeman/cmd/codeman-hook"
 
 func hooksUninstall(c *cli.Context) error {
+	agent, err := agentOf(c)
+	if err != nil {
+		return err
+	}
+	if agent == agentCodex {
+		return codexUninstall(c)
+	}
 	opts, err := installOptions(c)
 	if err != nil {
 		return err
@@ -127,6 +187,13 @@ func hooksUninstall(c *cli.Context) error {
 }
 
 func hooksStatus(c *cli.Context) error {
+	agent, err := agentOf(c)
+	if err != nil {
+		return err
+	}
+	if agent == agentCodex {
+		return codexStatus(c)
+	}
 	opts, err := installOptions(c)
 	if err != nil {
 		return err
@@ -196,4 +263,115 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// codexOptions names the Codex home, this binary and the codeman-hook
+// beside it, when there is one.
+func codexOptions(c *cli.Context) (codex.Options, error) {
+	home, err := codex.Home(os.Getenv)
+	if err != nil {
+		return codex.Options{}, err
+	}
+	bin, err := executable()
+	if err != nil {
+		return codex.Options{}, fmt.Errorf("find codeman binary: %w", err)
+	}
+	return codex.Options{Home: home, Binary: bin, Handler: hooks.FindHandler(bin), NoTrust: c.Bool("no-trust")}, nil
+}
+
+func codexInstall(c *cli.Context) error {
+	opts, err := codexOptions(c)
+	if err != nil {
+		return err
+	}
+	rep, err := codex.Install(opts)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if rep.Changed {
+		fmt.Fprintf(w, "codeman hooks installed in %s (running %s)\n", rep.SettingsPath, opts.Command())
+		printEntries(w, "added", rep.Added)
+		printEntries(w, "updated", rep.Updated)
+		printEntries(w, "removed", rep.Removed)
+		printBackup(w, rep.Backup)
+	} else {
+		fmt.Fprintf(w, "codeman hooks already installed in %s\n", rep.SettingsPath)
+	}
+	switch {
+	case opts.NoTrust:
+		fmt.Fprintf(w, "  not trusted in %s: Codex asks you to review them (\"Hooks need review\") before they run\n", rep.ConfigPath)
+	case rep.ConfigChanged:
+		fmt.Fprintf(w, "  trusted in %s: %d written, %d removed\n", rep.ConfigPath, len(rep.Trusted), len(rep.Untrusted))
+	default:
+		fmt.Fprintf(w, "  already trusted in %s\n", rep.ConfigPath)
+	}
+	printFallback(w, hooks.InstallOptions{Binary: opts.Binary, Handler: opts.Handler})
+	if rep.Changed || rep.ConfigChanged {
+		fmt.Fprintln(w, codexRestartNote)
+	}
+	return nil
+}
+
+func codexUninstall(c *cli.Context) error {
+	opts, err := codexOptions(c)
+	if err != nil {
+		return err
+	}
+	rep, err := codex.Uninstall(opts)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if !rep.Changed && !rep.ConfigChanged {
+		fmt.Fprintf(w, "no codeman hooks in %s; nothing changed\n", rep.SettingsPath)
+		return nil
+	}
+	fmt.Fprintf(w, "codeman hooks removed from %s\n", rep.SettingsPath)
+	printEntries(w, "removed", rep.Removed)
+	printBackup(w, rep.Backup)
+	if rep.ConfigChanged {
+		fmt.Fprintf(w, "  trust removed from %s: %d entries\n", rep.ConfigPath, len(rep.Untrusted))
+	}
+	fmt.Fprintln(w, codexRestartNote)
+	return nil
+}
+
+func codexStatus(c *cli.Context) error {
+	opts, err := codexOptions(c)
+	if err != nil {
+		return err
+	}
+	st, err := codex.Status(opts)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "hooks: %s", st.SettingsPath)
+	if !st.Exists {
+		fmt.Fprint(w, " (does not exist)")
+	}
+	fmt.Fprintf(w, "\ntrust: %s\n", st.ConfigPath)
+	if len(st.Handlers) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "EVENT\tPROGRAM\tEXECUTABLE\tTHIS BINARY\tTRUST")
+		for _, h := range st.Handlers {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", h.Event, h.Program, yesNo(h.Executable), yesNo(h.Current), h.Trust)
+		}
+		tw.Flush()
+	}
+	printEntries(w, "missing", st.Missing)
+	printEntries(w, "outdated", st.Outdated)
+	switch {
+	case st.UpToDate():
+		fmt.Fprintln(w, "state: installed, up to date and trusted")
+	case len(st.Installed) == 0:
+		fmt.Fprintln(w, "state: not installed; run: codeman hooks install --agent codex")
+	case st.StatusReport.UpToDate():
+		fmt.Fprintln(w, "state: installed but not all trusted; run: codeman hooks install --agent codex, or trust them in Codex's /hooks")
+	default:
+		fmt.Fprintln(w, "state: out of date; run: codeman hooks install --agent codex")
+	}
+	fmt.Fprintln(w, codexRestartNote)
+	return nil
 }

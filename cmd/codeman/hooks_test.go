@@ -94,3 +94,66 @@ func TestHooksInstall_Handler(t *testing.T) {
 	out = runCodeman(t, "hooks", "install")
 	checkContains(t, "fallback output", out, "(running "+bin+" hook)", "updated: Stop", "no codeman-hook beside "+bin)
 }
+
+// hooks install --agent codex writes Codex's hooks.json and trusts the
+// hooks in config.toml; status shows them trusted; uninstall removes
+// both files it created.
+func TestHooks_Codex(t *testing.T) {
+	bin, _ := fakeInstall(t)
+	home := filepath.Join(os.Getenv("HOME"), ".codex")
+	t.Setenv("CODEX_HOME", "")
+	handler := filepath.Join(filepath.Dir(bin), hooks.HandlerName)
+	writeExecutable(t, handler)
+
+	out := runCodeman(t, "hooks", "install", "--agent", "codex")
+	checkContains(t, "install output", out, "codeman hooks installed in "+filepath.Join(home, "hooks.json"),
+		"(running "+handler+")", "trusted in "+filepath.Join(home, "config.toml")+": 9 written")
+	config, err := os.ReadFile(filepath.Join(home, "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkContains(t, "config.toml", string(config), `[hooks.state."`+filepath.Join(home, "hooks.json")+`:stop:0:0"]`)
+
+	out = runCodeman(t, "hooks", "status", "--agent", "codex")
+	checkContains(t, "status output", out, "PreModelRequest", "trusted", "state: installed, up to date and trusted")
+
+	out = runCodeman(t, "hooks", "uninstall", "--agent", "codex")
+	checkContains(t, "uninstall output", out, "codeman hooks removed from", "trust removed from")
+	for _, name := range []string{"hooks.json", "config.toml"} {
+		if _, err := os.Stat(filepath.Join(home, name)); !os.IsNotExist(err) {
+			t.Errorf("%s left: %v", name, err)
+		}
+	}
+}
+
+func TestHooks_CodexNoTrust(t *testing.T) {
+	fakeInstall(t)
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	out := runCodeman(t, "hooks", "install", "--agent", "codex", "--no-trust")
+	checkContains(t, "install output", out, "not trusted in", "Hooks need review")
+	if _, err := os.Stat(filepath.Join(home, "config.toml")); !os.IsNotExist(err) {
+		t.Errorf("config.toml written: %v", err)
+	}
+	out = runCodeman(t, "hooks", "status", "--agent", "codex")
+	checkContains(t, "status output", out, "untrusted", "not all trusted")
+}
+
+func TestHooks_AgentErrors(t *testing.T) {
+	fakeInstall(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"hooks", "install", "--agent", "gemini"}, `unknown agent "gemini": use one of claude, codex`},
+		{[]string{"hooks", "status", "--agent", "codex", "--project", "."}, "--project applies to --agent claude only"},
+		{[]string{"hooks", "install", "--no-trust"}, "--no-trust applies to --agent codex only"},
+	} {
+		app := newApp()
+		app.Writer = new(bytes.Buffer)
+		err := app.Run(append([]string{"codeman"}, tc.args...))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("codeman %s: err = %v, want %q", strings.Join(tc.args, " "), err, tc.want)
+		}
+	}
+}
