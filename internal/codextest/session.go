@@ -36,6 +36,9 @@ type Options struct {
 	// RecordNotify sets Codex's notify program to one that logs each
 	// notification with the hook calls.
 	RecordNotify bool
+	// Setup runs once CODEX_HOME is seeded, before codex starts: to
+	// install hooks the way a user would (then leave RecordHooks off).
+	Setup func(codexHome string) error
 	// Record captures the pane's raw output from before Codex's first
 	// frame, for SaveCast.
 	Record bool
@@ -80,6 +83,11 @@ func NewSession(t testing.TB, opts Options) *Session {
 	s.codexHome = filepath.Join(s.Home(), ".codex")
 	if err := s.seed(opts); err != nil {
 		t.Fatalf("codextest: %v", err)
+	}
+	if opts.Setup != nil {
+		if err := opts.Setup(s.codexHome); err != nil {
+			t.Fatalf("codextest: set up %s: %v", s.codexHome, err)
+		}
 	}
 	ready, timeout := opts.Ready, opts.StartTimeout
 	if ready == nil {
