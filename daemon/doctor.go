@@ -14,6 +14,7 @@ import (
 
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
+	codexhooks "github.com/codeman-dev/codeman/hooks/codex"
 	"github.com/codeman-dev/codeman/respawn/aicheck"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
@@ -106,6 +107,9 @@ type Doctor struct {
 	Euid int
 	// HooksStatus reads codeman's hooks in the Claude Code settings.
 	HooksStatus func() (hooks.StatusReport, error)
+	// CodexHooksStatus reads codeman's hooks in Codex's hooks.json and
+	// their trust; nil skips the check.
+	CodexHooksStatus func() (codexhooks.StatusReport, error)
 	// Config loads the config file.
 	Config func() (*config.File, error)
 	// Checker sets up the AI checks with checks.claude_path.
@@ -147,6 +151,13 @@ func NewDoctor(binary, version string, env func(string) string) *Doctor {
 			// beside this binary is this codeman's too.
 			return hooks.Status(hooks.InstallOptions{SettingsPath: path, Binary: binary, Handler: hooks.FindHandler(binary)})
 		},
+		CodexHooksStatus: func() (codexhooks.StatusReport, error) {
+			home, err := codexhooks.Home(env)
+			if err != nil {
+				return codexhooks.StatusReport{}, err
+			}
+			return codexhooks.Status(codexhooks.Options{Home: home, Binary: binary, Handler: hooks.FindHandler(binary)})
+		},
 		Config: func() (*config.File, error) { return config.Load(config.DefaultPath()) },
 		Checker: func(claudePath string) error {
 			_, err := aicheck.New(aicheck.Options{ClaudePath: claudePath})
@@ -177,6 +188,9 @@ func (d *Doctor) Run(ctx context.Context) DoctorReport {
 	rep.add(d.checkScreen(ctx, st.addresses()))
 	rep.add(d.checkClaude(ctx))
 	rep.add(d.checkHooks())
+	for _, c := range d.checkCodex(ctx) {
+		rep.add(c)
+	}
 	for _, c := range d.checkDirs(paths, pathsErr) {
 		rep.add(c)
 	}

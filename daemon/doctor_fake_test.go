@@ -13,6 +13,7 @@ import (
 
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
+	codexhooks "github.com/codeman-dev/codeman/hooks/codex"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -87,19 +88,22 @@ type fakeMachine struct {
 	pathsErr error
 	hooks    hooks.StatusReport
 	hooksErr error
-	config   *config.File
-	confErr  error
-	checker  error
-	daemon   *fakeDaemon // nil: none runs
-	enabled  []string    // panes enabled when none runs
-	clock    *clockwork.FakeClock
+	// codexHooks is codeman's hooks in Codex's hooks.json and their trust.
+	codexHooks    codexhooks.StatusReport
+	codexHooksErr error
+	config        *config.File
+	confErr       error
+	checker       error
+	daemon        *fakeDaemon // nil: none runs
+	enabled       []string    // panes enabled when none runs
+	clock         *clockwork.FakeClock
 }
 
 func healthyMachine() *fakeMachine {
 	file := config.Default()
 	file.Path = "/home/u/.config/codeman/config.toml"
 	return &fakeMachine{
-		programs: map[string]string{"tmux": "tmux 3.3a\n", "screen": "", "claude": "2.1.332 (Claude Code)\n"},
+		programs: map[string]string{"tmux": "tmux 3.3a\n", "screen": "", "claude": "2.1.332 (Claude Code)\n", "codex": "codex-cli 0.171.0\n"},
 		servers:  map[string]string{"/tmp/tmux-1000/default": "3.3a"},
 		screen:   "Screen version 4.09.00 (GNU) 30-Jan-22\n",
 		fs: fakeFS{
@@ -115,6 +119,13 @@ func healthyMachine() *fakeMachine {
 			{Entry: hooks.Entry{Event: "Stop"}, Program: fakeBinary, Executable: true, Current: true},
 			{Entry: hooks.Entry{Event: "UserPromptSubmit"}, Program: fakeBinary, Executable: true, Current: true},
 		}},
+		codexHooks: codexhooks.StatusReport{
+			StatusReport: hooks.StatusReport{SettingsPath: "/home/u/.codex/hooks.json", Exists: true, Installed: []hooks.InstalledEntry{
+				{Entry: hooks.Entry{Event: "Stop"}, Program: fakeBinary, Executable: true, Current: true},
+			}},
+			ConfigPath: "/home/u/.codex/config.toml",
+			Handlers:   []codexhooks.HandlerStatus{{InstalledEntry: hooks.InstalledEntry{Entry: hooks.Entry{Event: "Stop"}}, Trust: codexhooks.TrustTrusted}},
+		},
 		config: file,
 		daemon: &fakeDaemon{
 			healths: []Health{{PID: 77, Version: fakeVersion, Socket: "/run/user/1000/codeman/daemon.sock", Panes: 1, Controllers: 1}},
@@ -160,12 +171,13 @@ func newFakeDoctor(m *fakeMachine) *Doctor {
 				State: "/home/u/.local/state/codeman", Log: "/home/u/.local/state/codeman/daemon.log",
 			}, m.pathsErr
 		},
-		Lstat:       m.fs.stat,
-		Stat:        m.fs.stat,
-		Euid:        fakeUID,
-		HooksStatus: func() (hooks.StatusReport, error) { return m.hooks, m.hooksErr },
-		Config:      func() (*config.File, error) { return m.config, m.confErr },
-		Checker:     func(string) error { return m.checker },
+		Lstat:            m.fs.stat,
+		Stat:             m.fs.stat,
+		Euid:             fakeUID,
+		HooksStatus:      func() (hooks.StatusReport, error) { return m.hooks, m.hooksErr },
+		Config:           func() (*config.File, error) { return m.config, m.confErr },
+		CodexHooksStatus: func() (codexhooks.StatusReport, error) { return m.codexHooks, m.codexHooksErr },
+		Checker:          func(string) error { return m.checker },
 		Connect: func(context.Context, Paths) (DoctorDaemon, error) {
 			if m.daemon == nil {
 				return nil, fmt.Errorf("%w (dial unix: no such file)", ErrNotRunning)

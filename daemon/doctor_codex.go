@@ -1,0 +1,81 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	codexhooks "github.com/codeman-dev/codeman/hooks/codex"
+)
+
+// TestedCodexVersions are the OpenAI Codex CLI releases codeman is tested
+// with, oldest first; the last is the one scripts/install-codex.sh pins.
+var TestedCodexVersions = []string{"0.171.0"}
+
+// checkCodex checks the Codex CLI on PATH against TestedCodexVersions and,
+// when it is there, codeman's hooks in its hooks.json. Codex is optional:
+// without it only Codex panes are out of reach.
+func (d *Doctor) checkCodex(ctx context.Context) []Check {
+	newest := TestedCodexVersions[len(TestedCodexVersions)-1]
+	install := "npm install -g @openai/codex@" + newest
+	path, err := d.LookPath("codex")
+	if err != nil {
+		return []Check{{Name: "codex", Verdict: VerdictNote, Message: "the OpenAI Codex CLI (codex) is not on PATH: only Codex panes need it"}}
+	}
+	version := Check{Name: "codex", Verdict: VerdictOK}
+	out, err := d.output(ctx, path, "--version")
+	v, ok := codexVersion(out)
+	switch {
+	case err != nil:
+		version.Verdict, version.Message, version.Fix = VerdictWarn, "version unknown: "+err.Error(), "check that "+path+" runs, or reinstall it: "+install
+	case !ok:
+		version.Verdict, version.Message, version.Fix = VerdictWarn, fmt.Sprintf("version unknown: %s --version printed %q", path, firstLine(out)), "reinstall it: "+install
+	case slices.Contains(TestedCodexVersions, v):
+		version.Message = fmt.Sprintf("Codex %s (%s), a tested version", v, path)
+	default:
+		version.Verdict = VerdictWarn
+		version.Message = fmt.Sprintf("Codex %s (%s) is not a version codeman is tested with (%s): its screens may differ", v, path, strings.Join(TestedCodexVersions, ", "))
+		version.Fix = "if codeman misreads a Codex pane (codeman explain shows what it reads), install " + newest + ": " + install
+	}
+	return []Check{version, d.checkCodexHooks()}
+}
+
+// codexVersion reads what codex --version prints: "codex-cli 0.171.0".
+func codexVersion(out string) (string, bool) {
+	fields := strings.Fields(out)
+	if len(fields) != 2 || fields[0] != "codex-cli" || versionParts(fields[1]) == nil {
+		return "", false
+	}
+	return fields[1], true
+}
+
+// checkCodexHooks checks codeman's hooks in Codex's hooks.json and their
+// trust in its config.toml.
+func (d *Doctor) checkCodexHooks() Check {
+	const name, fix = "hooks (codex)", "codeman hooks install --agent codex"
+	if d.CodexHooksStatus == nil {
+		return Check{Name: name, Verdict: VerdictNote, Message: "not checked"}
+	}
+	st, err := d.CodexHooksStatus()
+	switch {
+	case err != nil:
+		return Check{Name: name, Verdict: VerdictError, Message: err.Error(), Fix: "fix the file it names; codeman hooks status --agent codex reads it again"}
+	case len(st.Installed) == 0:
+		return Check{Name: name, Verdict: VerdictWarn,
+			Message: "not installed in " + st.SettingsPath + ": codeman reads Codex panes from the screen alone", Fix: fix}
+	case !st.UpToDate():
+		var untrusted []string
+		for _, h := range st.Handlers {
+			if h.Trust != codexhooks.TrustTrusted {
+				untrusted = append(untrusted, h.Event+" "+h.Trust)
+			}
+		}
+		msg := "out of date in " + st.SettingsPath
+		if len(untrusted) > 0 {
+			msg = fmt.Sprintf("not trusted in %s (%s): Codex does not run them until a person trusts them", st.ConfigPath, strings.Join(untrusted, ", "))
+		}
+		return Check{Name: name, Verdict: VerdictWarn, Message: msg, Fix: fix}
+	}
+	return Check{Name: name, Verdict: VerdictOK, Message: "installed in " + st.SettingsPath + " and trusted in " + st.ConfigPath}
+}
