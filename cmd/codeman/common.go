@@ -13,7 +13,7 @@ import (
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/respawn"
-	paneagents "github.com/codeman-dev/codeman/respawn/agents"
+	"github.com/codeman-dev/codeman/respawn/agents"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -23,7 +23,7 @@ var (
 	profileFlag     = &cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "use the named profile (see codeman config print)"}
 	setFlag         = &cli.StringSliceFlag{Name: "set", Usage: "override a setting: key=value (e.g. completion_confirm=5s); repeat it for more keys"}
 	jsonFlag        = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
-	attachAgentFlag = &cli.StringFlag{Name: "agent", Usage: "the coding agent in the pane: " + strings.Join(paneagents.Names(), ", ") + " or " + paneagents.Auto + " (recognized; the default); the same as --set agent=NAME"}
+	attachAgentFlag = &cli.StringFlag{Name: "agent", Usage: "the coding agent in the pane: " + strings.Join(agents.Names(), ", ") + " or " + agents.Auto + " (recognized; the default); the same as --set agent=NAME"}
 )
 
 // connect returns a client of the running daemon, starting one when start
