@@ -51,15 +51,16 @@ func findUsageLimit(text string, now time.Time) (respawn.UsageLimitError, bool) 
 	rows := strings.Split(text, "\n")
 	for i := len(rows) - 1; i >= 0; i-- {
 		if msg, ok := usageLimitMessage(strings.TrimSpace(rows[i])); ok {
-			return respawn.UsageLimitError{Line: msg, ResetAt: resetAt(msg, now)}, true
+			return respawn.UsageLimitError{Line: msg, ResetAt: ResetAt(msg, now)}, true
 		}
 	}
 	return respawn.UsageLimitError{}, false
 }
 
-// resetAt reads the reset time of a usage-limit message as seen at now,
-// zero when none is printed.
-func resetAt(msg string, now time.Time) time.Time {
+// ResetAt reads the reset time of a usage-limit message ("… try again at
+// 9:12 PM.") as seen at now, in now's location, zero when none is printed.
+// codex exec's errors say it as the screen does.
+func ResetAt(msg string, now time.Time) time.Time {
 	m := resetRe().FindStringSubmatch(msg)
 	if m == nil {
 		return time.Time{}
@@ -88,13 +89,17 @@ func resetAt(msg string, now time.Time) time.Time {
 		}
 		if m[3] != "" {
 			year, _ := strconv.Atoi(m[3])
-			return time.Date(year, month, day, hour, minute, 0, 0, loc)
+			if t := time.Date(year, month, day, hour, minute, 0, 0, loc); t.Day() == day {
+				return t
+			}
+			return time.Time{} // no such date: time.Date would roll it over
 		}
-		for year := now.In(loc).Year() - 1; ; year++ {
-			if t := time.Date(year, month, day, hour, minute, 0, 0, loc); !t.Before(earliest) {
+		for year := now.In(loc).Year() - 1; year <= now.In(loc).Year()+4; year++ {
+			if t := time.Date(year, month, day, hour, minute, 0, 0, loc); t.Day() == day && !t.Before(earliest) {
 				return t
 			}
 		}
+		return time.Time{}
 	}
 	local := now.In(loc)
 	for day := local.Day() - 1; ; day++ {

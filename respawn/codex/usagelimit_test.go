@@ -27,6 +27,8 @@ func TestFindUsageLimit(t *testing.T) {
 		// Past by less than the grace hour: just passed, not tomorrow's.
 		{"just passed", "■ " + usageLimit5h, time.Date(2026, 12, 1, 21, 40, 0, 0, time.UTC), time.Date(2026, 12, 1, 21, 12, 0, 0, time.UTC)},
 		{"tomorrow", "■ " + usageLimit5h, time.Date(2026, 12, 1, 23, 0, 0, 0, time.UTC), time.Date(2026, 12, 2, 21, 12, 0, 0, time.UTC)},
+		{"no such date", "■ You’ve hit your usage limit. Try again at Feb 30th, 2027 1:00 AM.", evening, time.Time{}},
+		{"no such date, no year", "■ You’ve hit your usage limit. Try again at Feb 30th 1:00 AM.", evening, time.Time{}},
 		{"morning", "■ You’ve hit your usage limit. Try again at 12:05 AM.", evening, time.Date(2026, 12, 2, 0, 5, 0, 0, time.UTC)},
 		{"date without year", "■ You’ve hit your usage limit. Try again at Jan 2nd 9:00 AM.", evening, time.Date(2027, 1, 2, 9, 0, 0, 0, time.UTC)},
 		{"ASCII apostrophe", "■ You've hit your usage limit, try again at 9:12 PM.", evening, time.Date(2026, 12, 1, 21, 12, 0, 0, time.UTC)},
