@@ -14,35 +14,6 @@ import (
 	"github.com/codeman-dev/codeman/respawn/aicheck"
 )
 
-func TestCodexRunner_Verdicts(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		mode   string
-		req    respawn.CheckRequest
-		want   respawn.Verdict
-		reason string
-	}{
-		{"idle", idleRequest("%1"), respawn.VerdictIdle, "The completion line is shown and the prompt is empty."},
-		{"working", idleRequest("%1"), respawn.VerdictWorking, "The footer says esc to interrupt."},
-		{"plan", planRequest("%1"), respawn.VerdictPlanMode, "A plan approval menu waits."},
-		{"notplan", planRequest("%1"), respawn.VerdictNotPlanMode, "A question picker is open."},
-		{"markdown", idleRequest("%1"), respawn.VerdictIdle, "completion line and empty prompt"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.mode, func(t *testing.T) {
-			t.Parallel()
-			r := newFakeCodex(t).runner(t, tt.mode, aicheck.Options{})
-			res, err := r.Check(context.Background(), tt.req)
-			if err != nil {
-				t.Fatalf("Check: %v", err)
-			}
-			if res.Verdict != tt.want || res.Reason != tt.reason {
-				t.Errorf("got %s %q, want %s %q", res.Verdict, res.Reason, tt.want, tt.reason)
-			}
-		})
-	}
-}
-
 func TestCodexRunner_Errors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

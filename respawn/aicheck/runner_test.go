@@ -45,21 +45,24 @@ func TestRunner_Check_Verdicts(t *testing.T) {
 		{"notplan", planRequest("%1"), respawn.VerdictNotPlanMode, "A question picker is open."},
 		{"markdown", idleRequest("%1"), respawn.VerdictIdle, "completion line and empty prompt"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.mode, func(t *testing.T) {
-			t.Parallel()
-			r := newFakeClaude(t).runner(t, tt.mode, aicheck.Options{})
-			res, err := r.Check(context.Background(), tt.req)
-			if err != nil {
-				t.Fatalf("Check: %v", err)
-			}
-			if res.Verdict != tt.want || res.Reason != tt.reason {
-				t.Errorf("got %s %q, want %s %q", res.Verdict, res.Reason, tt.want, tt.reason)
-			}
-			if res.Duration <= 0 {
-				t.Errorf("Duration = %s, want it measured", res.Duration)
-			}
-		})
+	// The same answers through either CLI: claude -p and codex exec.
+	for cli, fake := range map[string]func(*testing.T) *fakeCLI{"claude": newFakeClaude, "codex": newFakeCodex} {
+		for _, tt := range tests {
+			t.Run(cli+"/"+tt.mode, func(t *testing.T) {
+				t.Parallel()
+				r := fake(t).runner(t, tt.mode, aicheck.Options{})
+				res, err := r.Check(context.Background(), tt.req)
+				if err != nil {
+					t.Fatalf("Check: %v", err)
+				}
+				if res.Verdict != tt.want || res.Reason != tt.reason {
+					t.Errorf("got %s %q, want %s %q", res.Verdict, res.Reason, tt.want, tt.reason)
+				}
+				if res.Duration <= 0 {
+					t.Errorf("Duration = %s, want it measured", res.Duration)
+				}
+			})
+		}
 	}
 }
 
