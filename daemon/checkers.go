@@ -1,0 +1,53 @@
+package daemon
+
+import (
+	"sync"
+
+	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/agents"
+	"github.com/codeman-dev/codeman/respawn/aicheck"
+)
+
+// agentCheckers holds the AI checker of each agent other than Claude Code,
+// set up when the first pane of that agent is attached: a Codex pane's
+// checks run codex exec, and a daemon of Claude panes never looks for it.
+type agentCheckers struct {
+	mu    sync.Mutex
+	slots map[string]checkerSlot
+}
+
+// checkerSlot is one agent's checker, or why it has none.
+type checkerSlot struct {
+	checker respawn.Checker
+	down    string
+}
+
+// checkerFor returns the AI checker of the panes of agent, or nil and why
+// there is none.
+func (d *Daemon) checkerFor(agent agents.Info) (respawn.Checker, string) {
+	if d.opts.Checker != nil {
+		return d.opts.Checker, ""
+	}
+	if agent.Check == aicheck.ClaudeCode {
+		return d.checker, d.checkerMsg
+	}
+	d.checkers.mu.Lock()
+	defer d.checkers.mu.Unlock()
+	if s, ok := d.checkers.slots[agent.Name]; ok {
+		return s.checker, s.down
+	}
+	var s checkerSlot
+	if file, err := d.loadConfig(); err != nil {
+		s.down = "config: " + err.Error()
+	} else if r, err := aicheck.New(aicheck.Options{CLI: agent.Check, CodexPath: file.Checks.CodexPath, MaxConcurrent: file.Checks.MaxConcurrent, Logger: d.log}); err != nil {
+		s.down = err.Error()
+		d.log.Warn("AI checks unavailable for "+agent.Label+" panes; idle detection goes on without them", "err", err)
+	} else {
+		s.checker = r
+	}
+	if d.checkers.slots == nil {
+		d.checkers.slots = make(map[string]checkerSlot)
+	}
+	d.checkers.slots[agent.Name] = s
+	return s.checker, s.down
+}

@@ -1,0 +1,87 @@
+package agents_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/agents"
+)
+
+func screenFile(t *testing.T, path string) respawn.Screen {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return respawn.Screen{Lines: strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")}
+}
+
+// The pane's program names the agent first; a screen of the real CLIs
+// names it when the program does not (a node wrapper, a shell, GNU screen).
+func TestRecognize(t *testing.T) {
+	claude := screenFile(t, "../testdata/screens/12-idle-manual-mode-clean.txt")
+	codexIdle := screenFile(t, "../testdata/codex/screens/v0.171.0-idle.txt")
+	codexWorking := screenFile(t, "../testdata/codex/screens/v0.171.0-working.txt")
+	blank := respawn.Screen{Lines: []string{"$ ls", "a b c", "$"}}
+	tests := []struct {
+		name, command string
+		screen        respawn.Screen
+		want          string // "" when not recognized
+	}{
+		{"CodexProgram", "codex", blank, "codex"},
+		{"CodexPath", "/usr/local/bin/codex", blank, "codex"},
+		{"ClaudeProgram", "claude", blank, "claude"},
+		{"ProgramBeatsScreen", "claude", codexIdle, "claude"},
+		{"ClaudeScreen", "node", claude, "claude"},
+		{"CodexScreen", "node", codexIdle, "codex"},
+		{"CodexScreenWorking", "", codexWorking, "codex"},
+		{"Shell", "bash", blank, ""},
+		{"Nothing", "", respawn.Screen{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name, why, ok := agents.Recognize(tt.command, tt.screen)
+			if tt.want == "" {
+				if ok {
+					t.Fatalf("recognized %q (%s) in a pane of neither", name, why)
+				}
+				return
+			}
+			if !ok || name != tt.want || why == "" {
+				t.Fatalf("Recognize = %q, %q, %t; want %q with a reason", name, why, ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestLookup(t *testing.T) {
+	for _, name := range agents.Names() {
+		a, err := agents.Lookup(name)
+		if err != nil || a.Name != name || a.New(nil).Name() != name {
+			t.Errorf("Lookup(%q) = %+v, %v; its reader must carry the same name", name, a, err)
+		}
+	}
+	if _, err := agents.Lookup("gemini"); err == nil || !strings.Contains(err.Error(), `"gemini"`) || !strings.Contains(err.Error(), "codex") {
+		t.Errorf("Lookup(gemini) error %v, want one naming it and the agents", err)
+	}
+	if agents.Valid(agents.Auto) != nil || agents.Valid("codex") != nil || agents.Valid("") == nil {
+		t.Error("Valid must take auto and every agent, and nothing else")
+	}
+	if got := agents.Names()[0]; got != agents.Default {
+		t.Errorf("first agent %q, want the default %q", got, agents.Default)
+	}
+}
+
+// Each agent's default update prompt names the memory file its /init
+// writes.
+func TestUpdatePrompt(t *testing.T) {
+	codex, _ := agents.Lookup("codex")
+	if !strings.Contains(codex.UpdatePrompt, "AGENTS.md") || codex.New(nil).Command(respawn.StepInit) != "/init" {
+		t.Errorf("codex update prompt %q", codex.UpdatePrompt)
+	}
+	if !strings.Contains(respawn.DefaultUpdatePrompt, "CLAUDE.md") {
+		t.Errorf("the default update prompt %q no longer names CLAUDE.md", respawn.DefaultUpdatePrompt)
+	}
+}
