@@ -19,12 +19,15 @@ const sampleEvery = 150 * time.Millisecond
 
 // sample is one look at the pane.
 type sample struct {
-	At     time.Time
-	Busy   bool   // the footer says esc to interrupt
-	Dialog bool   // a question, permission prompt or other menu is open
-	Plan   bool   // the plan approval menu is open
-	Input  string // text in the prompt box, placeholders aside
-	Queued bool   // Claude shows a message that was typed while it worked
+	At   time.Time
+	Busy bool // the footer (Codex: the status row) says esc to interrupt
+	// Spinner: the pane title's spinner turns, which Codex keeps up for a
+	// whole turn, also while its reply streams and no status row shows.
+	Spinner bool
+	Dialog  bool   // a question, permission prompt or other menu is open
+	Plan    bool   // the plan approval menu is open
+	Input   string // text in the prompt box, placeholders aside
+	Queued  bool   // Claude shows a message that was typed while it worked
 }
 
 // inputPrefix starts Claude's input row: ❯ and a no-break space
@@ -69,8 +72,8 @@ func readSample(at time.Time, screen string) sample {
 // an independent timeline of when Claude worked, showed a dialog or held
 // typed text, to hold codeman's sends against.
 type monitor struct {
-	socket, pane string
-	stop, done   chan struct{}
+	look       func(at time.Time) (sample, error) // one look at the pane
+	stop, done chan struct{}
 
 	mu      sync.Mutex
 	samples []sample
@@ -78,9 +81,22 @@ type monitor struct {
 	lastErr error
 }
 
-// watchScreen starts a monitor on the pane; it stops at the test's end.
+// watchScreen starts a monitor on Claude's pane; it stops at the test's
+// end.
 func watchScreen(t *testing.T, socket, pane string) *monitor {
-	m := &monitor{socket: socket, pane: pane, stop: make(chan struct{}), done: make(chan struct{})}
+	return watchWith(t, func(at time.Time) (sample, error) {
+		screen, err := capturePane(socket, pane)
+		if err != nil {
+			return sample{}, err
+		}
+		return readSample(at, screen), nil
+	})
+}
+
+// watchWith starts a monitor that looks at a pane with look; it stops at
+// the test's end.
+func watchWith(t *testing.T, look func(at time.Time) (sample, error)) *monitor {
+	m := &monitor{look: look, stop: make(chan struct{}), done: make(chan struct{})}
 	go m.run()
 	t.Cleanup(m.close)
 	return m
@@ -91,14 +107,13 @@ func (m *monitor) run() {
 	tick := time.NewTicker(sampleEvery)
 	defer tick.Stop()
 	for {
-		at := time.Now()
-		screen, err := capturePane(m.socket, m.pane)
+		s, err := m.look(time.Now())
 		m.mu.Lock()
 		if err != nil {
 			m.errs++
 			m.lastErr = err
 		} else {
-			m.samples = append(m.samples, readSample(at, screen))
+			m.samples = append(m.samples, s)
 		}
 		m.mu.Unlock()
 		select {
@@ -143,15 +158,23 @@ func (m *monitor) between(from, to time.Time) []sample {
 	return out
 }
 
+// working reports whether the sample shows the agent at work.
+func (s sample) working() bool { return s.Busy || s.Spinner }
+
 // checkNoTypingWhileBusy fails the test when the pane ever showed text in
-// the prompt box or a queued message while Claude worked: keys that
-// reached a working session.
+// the prompt box or a queued message while the agent worked: keys that
+// reached a working session. Text the look before showed on an idle
+// screen is a prompt being submitted: Codex starts its title spinner a
+// frame before it empties the composer.
 func (m *monitor) checkNoTypingWhileBusy(t *testing.T, start time.Time) {
 	t.Helper()
-	for _, s := range m.snapshot() {
-		if s.Queued || (s.Busy && s.Input != "") {
-			t.Errorf("screen at %s: Claude worked (busy=%t) with %q in the prompt box (queued=%t): something was typed into a working session",
-				rel(start, s.At), s.Busy, s.Input, s.Queued)
+	var prev sample
+	for i, s := range m.snapshot() {
+		submitted := i > 0 && !prev.working() && prev.Input == s.Input
+		prev = s
+		if s.Queued || (s.working() && s.Input != "" && !submitted) {
+			t.Errorf("screen at %s: the agent worked (busy=%t, spinner=%t) with %q in the prompt box (queued=%t): something was typed into a working session",
+				rel(start, s.At), s.Busy, s.Spinner, s.Input, s.Queued)
 		}
 	}
 }
@@ -169,8 +192,8 @@ func (m *monitor) checkSends(t *testing.T, start time.Time, sends []respawn.Deci
 		}
 		accept := d.Step == respawn.StepAutoAccept
 		switch {
-		case s.Busy:
-			t.Errorf("send at %s (%s): the screen at %s showed Claude working", rel(start, d.At), d, rel(start, s.At))
+		case s.working():
+			t.Errorf("send at %s (%s): the screen at %s showed the agent working", rel(start, d.At), d, rel(start, s.At))
 		case accept && !s.Plan:
 			t.Errorf("send at %s (%s): the screen at %s showed no plan approval menu", rel(start, d.At), d, rel(start, s.At))
 		case !accept && (s.Dialog || s.Plan):
@@ -187,9 +210,9 @@ func (m *monitor) describe(start time.Time) string {
 	var b strings.Builder
 	var last sample
 	for i, s := range m.snapshot() {
-		changed := s.Busy != last.Busy || s.Dialog != last.Dialog || s.Plan != last.Plan || s.Input != last.Input || s.Queued != last.Queued
+		changed := s.Busy != last.Busy || s.Spinner != last.Spinner || s.Dialog != last.Dialog || s.Plan != last.Plan || s.Input != last.Input || s.Queued != last.Queued
 		if i == 0 || changed {
-			fmt.Fprintf(&b, "%s busy=%t dialog=%t plan=%t queued=%t input=%q\n", rel(start, s.At), s.Busy, s.Dialog, s.Plan, s.Queued, s.Input)
+			fmt.Fprintf(&b, "%s busy=%t spinner=%t dialog=%t plan=%t queued=%t input=%q\n", rel(start, s.At), s.Busy, s.Spinner, s.Dialog, s.Plan, s.Queued, s.Input)
 		}
 		last = s
 	}

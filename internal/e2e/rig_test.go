@@ -39,9 +39,16 @@ type rig struct {
 	stop   func() // stops the running daemon, nil when none runs
 }
 
+// newRig is the rig of the Claude Code scenarios: testConfig.
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	claude := requireE2E(t)
+	return newRigWithConfig(t, testConfig(claude))
+}
+
+// newRigWithConfig lays out a rig whose config.toml holds config.
+func newRigWithConfig(t *testing.T, config string) *rig {
+	t.Helper()
 	// A short root of our own: the socket path must fit sun_path (108 bytes).
 	dir, err := os.MkdirTemp("", "e2e")
 	if err != nil {
@@ -63,7 +70,7 @@ func newRig(t *testing.T) *rig {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(r.config, []byte(testConfig(claude)), 0o600); err != nil {
+	if err := os.WriteFile(r.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if r.paths, err = daemon.DefaultPaths(r.getenv); err != nil {
