@@ -15,6 +15,7 @@ import (
 	hookscodex "github.com/codeman-dev/codeman/hooks/codex"
 	"github.com/codeman-dev/codeman/internal/codextest"
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // requireCodexE2E skips the test unless everything a Codex end-to-end run
@@ -148,6 +149,21 @@ func (c *codexPane) status() daemon.PaneStatus {
 	st, err := c.rig.pane(c.Address())
 	if err != nil {
 		c.t.Fatalf("status of %s: %v", c.Address(), err)
+	}
+	return st
+}
+
+// waitPane polls the pane's status until cond holds and returns it.
+func (c *codexPane) waitPane(what string, timeout time.Duration, cond func(daemon.PaneStatus) bool) daemon.PaneStatus {
+	c.t.Helper()
+	var st daemon.PaneStatus
+	var statusErr error
+	// The status has no event to wait on.
+	if err := wait.Until(what, timeout, func() bool {
+		st, statusErr = c.rig.pane(c.Address())
+		return statusErr == nil && cond(st)
+	}); err != nil {
+		c.t.Fatalf("%v (last error: %v)", err, statusErr)
 	}
 	return st
 }
