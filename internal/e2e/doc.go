@@ -22,6 +22,18 @@
 // CI runs them against the pinned CLI and again against the previous pin
 // (docs/claude-code.md).
 //
+// The Codex scenarios run the same way on the real OpenAI Codex CLI
+// (codextest.FindCodex) against a fake Responses API (fakeopenai), with
+// Codex's own hook calls recorded by codextest and codeman's hooks
+// installed by hooks/codex: a full cycle after a turn that streams slowly
+// and runs a command (the update prompt naming AGENTS.md, /new, /init, the
+// kickstart prompt); nothing typed while a reply streams with no status
+// row, reading only the screen and the output stream; an approval prompt
+// left alone; and the agent recognized in a pane attached without one.
+// Their timeline also reads the pane title, whose spinner is Codex's one
+// sign of a turn while its reply streams. They skip without the CLI
+// (install it with scripts/install-codex.sh or set CODEMAN_E2E_CODEX).
+//
 // The test binary doubles as codeman's hook handler: Claude runs a wrapper
 // script named codeman that execs the test binary with CODEMAN_E2E_ROLE=hook,
 // and TestMain dispatches it to hooks.Handle (the stdlib os/exec test
@@ -34,6 +46,6 @@
 //
 // The package has no code outside its tests and nothing may import it. Its
 // tests import the daemon, hooks and respawn packages and the test helpers
-// claudetest and fakeapi; they must not reach into codeman's internals
-// beyond those packages' exported API.
+// claudetest, codextest, fakeapi and fakeopenai; they must not reach into
+// codeman's internals beyond those packages' exported API.
 package e2e
