@@ -21,6 +21,7 @@ var hookKinds = map[spool.Kind]respawn.HookKind{
 	spool.KindClearFinished:    respawn.HookClearFinished,
 	spool.KindTurnFailed:       respawn.HookTurnFailed,
 	spool.KindSessionEnded:     respawn.HookSessionEnded,
+	spool.KindInterrupted:      respawn.HookInterrupted,
 }
 
 // Interpret turns a marker into the signal the controller of its pane gets

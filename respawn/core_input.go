@@ -270,6 +270,10 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 		c.hooks.turnFailedAt, c.hooks.turnFailed = h.At, h.Error
 	case HookSessionEnded:
 		c.decide(now, DecisionWarn, "Claude Code exited ("+h.Message+"); nothing is typed into a shell")
+	case HookInterrupted:
+		// A declined approval ends the turn without a PostToolUse: the
+		// dialog it announced is answered.
+		c.hooks.clearDialogs()
 	}
 }
 

@@ -41,6 +41,10 @@ const (
 	HookTurnFailed
 	// HookSessionEnded: SessionEnd other than for /clear. Claude exited.
 	HookSessionEnded
+	// HookInterrupted: a person interrupted the turn (Codex's Interrupt,
+	// also sent when an approval prompt is declined with Esc). Any dialog
+	// is gone; no Stop follows.
+	HookInterrupted
 )
 
 var hookKindNames = [...]string{
@@ -57,6 +61,7 @@ var hookKindNames = [...]string{
 	HookClearFinished:    "clear_finished",
 	HookTurnFailed:       "turn_failed",
 	HookSessionEnded:     "session_ended",
+	HookInterrupted:      "interrupted",
 }
 
 func (k HookKind) String() string {

@@ -87,6 +87,25 @@ func TestNeed_ClearedByTheScreen(t *testing.T) {
 	h.wantNeed("", "")
 }
 
+// A prompt announced by its hook and declined with Esc: Codex reports the
+// interrupt, no PostToolUse, and the need goes with the prompt, without
+// waiting out the hook's expiry.
+func TestNeed_ClearedByInterrupt(t *testing.T) {
+	h := newHarness(t, testConfig())
+	h.work(2 * time.Second)
+	h.screen = permissionScreen()
+	h.hook(HookPermissionPrompt, func(k *Hook) { k.Tool, k.Detail = "Bash", "rm -rf ./build-output" })
+	h.wantNeed(NeedPermission, "rm -rf ./build-output")
+	h.advance(30 * time.Second)
+	// The prompt is gone from the screen, but nothing says it was
+	// answered: the hook's word stands.
+	h.draw(idleScreen())
+	h.wantNeed(NeedPermission, "rm -rf ./build-output")
+	h.hook(HookInterrupted)
+	h.wantNeed("", "")
+	h.wantSends()
+}
+
 func TestNeed_Elicitation(t *testing.T) {
 	h := newHarness(t, testConfig())
 	h.work(2 * time.Second)

@@ -12,9 +12,10 @@ import "github.com/codeman-dev/codeman/hooks"
 // starts (UserPromptSubmit) and goes on (PreModelRequest, PreToolUse,
 // PostToolUse), asks for approval (PermissionRequest), ends (Stop) or is
 // lost to an API error or usage limit (a failed PostModelRequest: Codex
-// runs no Stop then), a session starts after /clear (SessionStart) and
-// Codex exits (SessionEnd). Interrupt, PreCompact and PostCompact carry no
-// signal and are left out.
+// runs no Stop then), a session starts after /clear (SessionStart), a
+// person interrupts the turn or declines an approval (Interrupt) and Codex
+// exits (SessionEnd). PreCompact and PostCompact carry no signal and are
+// left out.
 var Entries = []hooks.Entry{
 	{Event: "SessionStart", Timeout: hooks.HookTimeout},
 	{Event: "UserPromptSubmit", Timeout: hooks.HookTimeout},
@@ -25,4 +26,5 @@ var Entries = []hooks.Entry{
 	{Event: "PreModelRequest", Timeout: hooks.HookTimeout},
 	{Event: "PostModelRequest", Timeout: hooks.HookTimeout},
 	{Event: "SessionEnd", Timeout: maxShortTimeout},
+	{Event: "Interrupt", Timeout: maxShortTimeout},
 }

@@ -24,6 +24,7 @@ const (
 	KindClearFinished                // SessionStart after /clear
 	KindTurnFailed                   // StopFailure; Codex's failed PostModelRequest
 	KindSessionEnded                 // SessionEnd other than for /clear
+	KindInterrupted                  // Codex's Interrupt
 	numKinds
 )
 
@@ -42,6 +43,7 @@ var kindNames = [numKinds]string{
 	KindClearFinished:    "clear_finished",
 	KindTurnFailed:       "turn_failed",
 	KindSessionEnded:     "session_ended",
+	KindInterrupted:      "interrupted",
 }
 
 func (k Kind) String() string {
@@ -91,7 +93,7 @@ const (
 // Kind is the dispatch table of docs/ARCHITECTURE.md, "Evidence":
 // the signal the marker's event makes, KindNone for events that carry none
 // (MessageDisplay, SessionStart other than after /clear, SessionEnd for
-// /clear, Codex's Interrupt, ...).
+// /clear, ...).
 //
 // Claude Code and the OpenAI Codex CLI share the events of the same name
 // (Stop, UserPromptSubmit, PreToolUse, PostToolUse, PermissionRequest,
@@ -105,6 +107,10 @@ func (m Marker) Kind() Kind {
 		return KindStop
 	case "StopFailure":
 		return KindTurnFailed
+	case "Interrupt":
+		// Codex: a person interrupted the turn, with Esc while it worked
+		// or on an approval prompt, which is then declined.
+		return KindInterrupted
 	case "PreModelRequest":
 		// Codex: a model step starts, so a turn is under way.
 		return KindToolStarted

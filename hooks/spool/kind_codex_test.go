@@ -14,7 +14,7 @@ import (
 // hooks/testdata/codex makes; the notify-* files are notify arguments,
 // not hook payloads, and carry no event.
 var codexKinds = map[string]spool.Kind{
-	"interrupt.json":                        spool.KindNone,
+	"interrupt.json":                        spool.KindInterrupted,
 	"permission-request.json":               spool.KindPermissionPrompt,
 	"post-compact.json":                     spool.KindNone,
 	"post-model-request-failed.json":        spool.KindTurnFailed,

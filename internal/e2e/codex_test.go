@@ -230,6 +230,14 @@ func TestCodex_ApprovalLeftAlone(t *testing.T) {
 	if !st.HooksActive {
 		t.Errorf("codeman's hooks never ran: the test did not cover the PermissionRequest hook")
 	}
+
+	// The person declines with Esc: Codex reports the interrupt and no
+	// PostToolUse, and the need goes with the prompt, not minutes later.
+	c.SendKeys("Escape")
+	c.WaitForEvent(codextest.Hook("Interrupt", asked.At), "the declined prompt's Interrupt hook", 10*time.Second)
+	c.waitPane("the need to clear once the prompt was declined", 10*time.Second, func(st daemon.PaneStatus) bool {
+		return st.Status.NeedsYou == nil
+	})
 	c.checkTimeline()
 }
 
