@@ -51,13 +51,10 @@ func recognize(ctx context.Context, b paneBackend) (name, why string) {
 // names Claude Code's memory file, and an agent may read a quick Enter
 // after typed text as part of a paste.
 func (a paneAgent) adapt(cfg respawn.Config, timing *respawn.SendTiming) respawn.Config {
-	if a.info.UpdatePrompt != "" && cfg.UpdatePrompt == respawn.DefaultUpdatePrompt {
-		cfg.UpdatePrompt = a.info.UpdatePrompt
-	}
 	if timing != nil {
 		timing.Pause = max(timing.Pause, a.info.SendPause)
 	}
-	return cfg
+	return a.info.Adapt(cfg)
 }
 
 // describe is the agent for the attach event: "codex (recognized: …)".

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -11,6 +12,7 @@ import (
 	"github.com/codeman-dev/codeman/daemon/history"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/agents"
 	"github.com/codeman-dev/codeman/respawn/replay"
 )
 
@@ -19,7 +21,7 @@ func replayCommand() *cli.Command {
 		Name:      "replay",
 		Usage:     "run a controller over a recorded session (asciicast v2) in virtual time and print its timeline",
 		ArgsUsage: "FILE.cast",
-		Flags: []cli.Flag{jsonFlag, profileFlag, setFlag,
+		Flags: []cli.Flag{jsonFlag, profileFlag, setFlag, replayAgentFlag,
 			&cli.StringFlag{Name: "history", Usage: "also write the decisions as the history of pane replay:FILE.cast in `DIR`, in the recording's time, for codeman log and report --history DIR"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -33,6 +35,11 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			agent, err := replayAgent(c, cfg.Agent)
+			if err != nil {
+				return err
+			}
+			cfg = agent.Adapt(cfg)
 			f, err := os.Open(c.Args().First())
 			if err != nil {
 				return err
@@ -42,7 +49,7 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := replay.Options{Config: cfg, Patterns: pat, Interpret: hooks.InterpretPayload}
+			opts := replay.Options{Config: cfg, Agent: agent.New(pat), Interpret: hooks.InterpretPayload}
 			var hist *replayHistory
 			if dir := c.String("history"); dir != "" {
 				if hist, err = openReplayHistory(dir, rec, &opts); err != nil {
@@ -72,6 +79,23 @@ func replayCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// replayAgentFlag names the recorded agent; a recording has no pane to
+// recognize it in.
+var replayAgentFlag = &cli.StringFlag{Name: "agent", Usage: "the agent the recording shows: " + strings.Join(agents.Names(), " or ") + " (default: the config's agent key, and " + agents.Default + " for auto)"}
+
+// replayAgent is the agent a replay reads the recording with: the flag's,
+// else the config's, else the default.
+func replayAgent(c *cli.Context, configured string) (agents.Info, error) {
+	name := c.String(replayAgentFlag.Name)
+	if name == "" {
+		name = configured
+	}
+	if name == agents.Auto || name == "" {
+		name = agents.Default
+	}
+	return agents.Lookup(name)
 }
 
 // replayHistory writes a replay's decisions as the history of the pane

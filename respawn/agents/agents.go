@@ -75,6 +75,15 @@ func claudeTable(p *respawn.Patterns) *respawn.Patterns {
 	return p
 }
 
+// Adapt fits a config to the agent: the default update prompt names
+// Claude Code's memory file, which another agent may call otherwise.
+func (a Info) Adapt(cfg respawn.Config) respawn.Config {
+	if a.UpdatePrompt != "" && cfg.UpdatePrompt == respawn.DefaultUpdatePrompt {
+		cfg.UpdatePrompt = a.UpdatePrompt
+	}
+	return cfg
+}
+
 // Default is the agent of a pane nothing else is known of.
 const Default = respawn.ClaudeCode
 
