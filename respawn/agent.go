@@ -11,6 +11,9 @@ type Agent interface {
 	// Name is the agent's name in config files and on the command line
 	// ("claude", "codex").
 	Name() string
+	// Label is what the controller's reasons call the agent ("Claude",
+	// "Codex"): "screen shows Codex working".
+	Label() string
 	// Classify reads a rendered screen of the agent.
 	Classify(s Screen) ScreenFacts
 	// NewStream returns a reader of the pane's raw output, one per core.
@@ -36,6 +39,9 @@ const ClaudeCode = "claude"
 
 // Name returns "claude": the pattern table is Claude Code's.
 func (p *Patterns) Name() string { return ClaudeCode }
+
+// Label returns "Claude".
+func (p *Patterns) Label() string { return "Claude" }
 
 // NewStream returns a StreamDetector using p's stream patterns.
 func (p *Patterns) NewStream() Stream { return NewStreamDetector(p) }

@@ -39,7 +39,7 @@ func (c *Core) onStepDelay(now time.Time) {
 	}
 	step := stepOf(c.state)
 	if c.facts.Working {
-		c.enterState(now, Watching, fmt.Sprintf("screen shows Claude working before %s was typed; cycle %d abandoned", step, c.cycles))
+		c.enterState(now, Watching, fmt.Sprintf("screen shows %s working before %s was typed; cycle %d abandoned", c.agent.Label(), step, c.cycles))
 		return
 	}
 	if quiet := now.Sub(c.lastWorking); quiet < c.cfg.CompletionConfirm {
@@ -51,7 +51,7 @@ func (c *Core) onStepDelay(now time.Time) {
 	switch {
 	case reason != "":
 	case !c.facts.PromptBox:
-		reason = "no Claude Code prompt box on screen"
+		reason = "no " + c.agent.Label() + " prompt box on screen"
 	case c.facts.Input != "":
 		// Someone is typing, or an earlier send left its text unsubmitted:
 		// typing now would append to it.
@@ -131,7 +131,7 @@ func (c *Core) onStepConfirm(now time.Time) {
 	}
 	step := stepOf(c.state)
 	if c.facts.Working {
-		c.veto(now, fmt.Sprintf("%s still running: screen shows Claude working", step))
+		c.veto(now, fmt.Sprintf("%s still running: screen shows %s working", step, c.agent.Label()))
 		c.t.arm(tStepConfirm, now.Add(c.cfg.CompletionConfirm))
 		return
 	}

@@ -130,7 +130,7 @@ func (c *Core) idleVeto(now time.Time) string {
 	f := &c.facts
 	switch {
 	case f.Working:
-		return "screen shows Claude working" + evidenceSuffix(f.Evidence)
+		return "screen shows " + c.agent.Label() + " working" + evidenceSuffix(f.Evidence)
 	}
 	if b := c.blocker(now); b != "" {
 		return b
@@ -143,7 +143,7 @@ func (c *Core) idleVeto(now time.Time) string {
 	case c.hooks.background > 0:
 		return fmt.Sprintf("Stop hook reported %d background task(s) running", c.hooks.background)
 	case !f.PromptBox:
-		return "no Claude Code prompt box on screen"
+		return "no " + c.agent.Label() + " prompt box on screen"
 	case f.Input != "":
 		return "the prompt box holds typed text: " + clipText(f.Input, 40)
 	case c.need.gaveUp != "":

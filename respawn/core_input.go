@@ -144,8 +144,9 @@ func (c *Core) Screen(now time.Time, s Screen) {
 		c.tokens, c.lastTokenChange = t, now
 	}
 	if c.facts.Working && c.screenFresh() {
-		c.onWorking(now, "screen shows Claude working")
-		c.continuedByItself(now, now, "screen shows Claude working")
+		why := "screen shows " + c.agent.Label() + " working"
+		c.onWorking(now, why)
+		c.continuedByItself(now, now, why)
 	}
 	if c.facts.AutoContinue == AutoContinueFired && c.wait.kind == waitUsageLimit {
 		c.continuedByItself(now, s.At, "screen shows Claude Code's own continue")
@@ -211,7 +212,7 @@ func (c *Core) Hook(now time.Time, h Hook) {
 		reason += " (" + h.Tool + ")"
 	}
 	if (h.Kind == HookStop || h.Kind == HookIdlePrompt) && c.lastWorking.After(h.At) {
-		c.decide(now, DecisionSkip, reason+" is stale: Claude worked after it")
+		c.decide(now, DecisionSkip, reason+" is stale: "+c.agent.Label()+" worked after it")
 		return
 	}
 	c.decide(now, DecisionHook, reason)
@@ -269,7 +270,7 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 	case HookTurnFailed:
 		c.hooks.turnFailedAt, c.hooks.turnFailed = h.At, h.Error
 	case HookSessionEnded:
-		c.decide(now, DecisionWarn, "Claude Code exited ("+h.Message+"); nothing is typed into a shell")
+		c.decide(now, DecisionWarn, c.agent.Label()+" exited ("+h.Message+"); nothing is typed into a shell")
 	case HookInterrupted:
 		// A declined approval ends the turn without a PostToolUse: the
 		// dialog it announced is answered.

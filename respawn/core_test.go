@@ -140,7 +140,7 @@ func TestCore_NoPromptBoxNoSend(t *testing.T) {
 	h.output("root@host:~# ")
 	h.advance(30 * time.Minute)
 	h.wantSends()
-	h.wantDecision("no Claude Code prompt box on screen")
+	h.wantDecision("no Claude prompt box on screen")
 }
 
 // A screen that says working vetoes idle even after long silence.

@@ -97,7 +97,7 @@ func (c *Core) onResume(now time.Time) {
 	kind := c.wait.kind
 	switch {
 	case c.facts.Working:
-		c.endWait(now, kind+" over: Claude continued by itself")
+		c.endWait(now, kind+" over: "+c.agent.Label()+" continued by itself")
 		return
 	case c.facts.AutoContinue == AutoContinueFired && kind == waitUsageLimit:
 		c.endWait(now, kind+" over: Claude continued by itself (Claude Code's own continue)")
@@ -159,5 +159,5 @@ func (c *Core) continuedByItself(now, at time.Time, why string) {
 	if !c.wait.active() || !at.After(c.wait.since) {
 		return
 	}
-	c.endWait(now, c.wait.kind+" over: Claude continued by itself ("+why+")")
+	c.endWait(now, c.wait.kind+" over: "+c.agent.Label()+" continued by itself ("+why+")")
 }

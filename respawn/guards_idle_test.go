@@ -56,7 +56,7 @@ func TestGuard_IdleVeto(t *testing.T) {
 			h.finishTurn()
 			h.hook(HookStop, func(k *Hook) { k.Background = 2 })
 		}, "Stop hook reported 2 background task(s) running"},
-		{"claude_exited", nil, func(h *harness) { h.draw(shellScreen()) }, "no Claude Code prompt box on screen"},
+		{"claude_exited", nil, func(h *harness) { h.draw(shellScreen()) }, "no Claude prompt box on screen"},
 		{"typed_text", nil, func(h *harness) { h.draw(typedScreen()) }, "the prompt box holds typed text"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,7 +25,7 @@ func blockers() []blocker {
 		{"permission_hook", hook(HookPermissionPrompt), "a person must answer: permission prompt pending (hook)", true},
 		{"elicitation_hook", hook(HookElicitation), "a person must answer: elicitation dialog pending (hook)", true},
 		{"typed_text", draw(typedScreen), "the prompt box holds typed text", false},
-		{"claude_exited", draw(shellScreen), "no Claude Code prompt box on screen", false},
+		{"claude_exited", draw(shellScreen), "no Claude prompt box on screen", false},
 	}
 }
 

@@ -34,7 +34,7 @@ var sendGuards = []sendGuard{
 	{Guard: "step: the screen is read again just before a step", Test: "TestGuard_BlockerBeforeStep/update/question",
 		File: "respawn/core_cycle.go", Find: "if c.needScreen(tStepDelay) {", Old: "c.needScreen(tStepDelay)", New: "false"},
 	{Guard: "step: the screen shows Claude working just before a step", Test: "TestGuard_StepWorkingScreen",
-		File: "respawn/core_cycle.go", Find: "if c.facts.Working {\n\t\tc.enterState(now, Watching, fmt.Sprintf(\"screen shows Claude working before", Old: "c.facts.Working", New: "false"},
+		File: "respawn/core_cycle.go", Find: "if c.facts.Working {\n\t\tc.enterState(now, Watching, fmt.Sprintf(\"screen shows %s working before", Old: "c.facts.Working", New: "false"},
 	{Guard: "step: completion_confirm after the last work", Test: "TestGuard_StepWaitsOutWork",
 		File: "respawn/core_cycle.go", Find: "if quiet := now.Sub(c.lastWorking); quiet < c.cfg.CompletionConfirm {", Old: "quiet < c.cfg.CompletionConfirm", New: "quiet < 0"},
 	{Guard: "step: a person must answer just before a step", Test: "TestGuard_BlockerBeforeStep/clear/question_hook",

@@ -57,11 +57,17 @@ func TestRecognize(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
+	labels := map[string]bool{}
 	for _, name := range agents.Names() {
 		a, err := agents.Lookup(name)
 		if err != nil || a.Name != name || a.New(nil).Name() != name {
 			t.Errorf("Lookup(%q) = %+v, %v; its reader must carry the same name", name, a, err)
 		}
+		// The controller's reasons name the agent by its label.
+		if l := a.New(nil).Label(); l == "" || labels[l] || !strings.HasPrefix(a.Label, l) {
+			t.Errorf("%s: label %q is empty, taken, or not its name's start (%q)", name, l, a.Label)
+		}
+		labels[a.New(nil).Label()] = true
 	}
 	if _, err := agents.Lookup("gemini"); err == nil || !strings.Contains(err.Error(), `"gemini"`) || !strings.Contains(err.Error(), "codex") {
 		t.Errorf("Lookup(gemini) error %v, want one naming it and the agents", err)

@@ -21,6 +21,9 @@ var _ respawn.Agent = (*Agent)(nil)
 // Name returns "codex".
 func (*Agent) Name() string { return Name }
 
+// Label returns "Codex", as the controller's reasons name it.
+func (*Agent) Label() string { return "Codex" }
+
 // Command names what a cycle types for a step.
 //
 // StepClear is "/new", not "/clear": both start a fresh conversation, but
