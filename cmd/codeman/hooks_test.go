@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/codeman-dev/codeman/hooks"
+	codexhooks "github.com/codeman-dev/codeman/hooks/codex"
 )
 
 // fakeInstall makes dir/codeman this binary as far as hooks install is
@@ -107,7 +109,7 @@ func TestHooks_Codex(t *testing.T) {
 
 	out := runCodeman(t, "hooks", "install", "--agent", "codex")
 	checkContains(t, "install output", out, "codeman hooks installed in "+filepath.Join(home, "hooks.json"),
-		"(running "+handler+")", "trusted in "+filepath.Join(home, "config.toml")+": 9 written")
+		"(running "+handler+")", "trusted in "+filepath.Join(home, "config.toml")+fmt.Sprintf(": %d written", len(codexhooks.Entries)))
 	config, err := os.ReadFile(filepath.Join(home, "config.toml"))
 	if err != nil {
 		t.Fatal(err)
