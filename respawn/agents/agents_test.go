@@ -91,3 +91,29 @@ func TestUpdatePrompt(t *testing.T) {
 		t.Errorf("the default update prompt %q no longer names CLAUDE.md", respawn.DefaultUpdatePrompt)
 	}
 }
+
+// A pane attached as the wrong agent is never typed into: each agent's
+// reader finds no prompt box and no finished turn on the other's screens,
+// so the controller's guards hold every step.
+func TestWrongAgentSeesNoPromptBox(t *testing.T) {
+	screens := map[string][]string{
+		"claude": {"../testdata/screens/12-idle-manual-mode-clean.txt", "../testdata/screens/06-reply-done.txt"},
+		"codex":  {"../testdata/codex/screens/v0.171.0-idle.txt", "../testdata/codex/screens/v0.171.0-done.txt", "../testdata/codex/screens/v0.171.0-turn-done.txt"},
+	}
+	for _, a := range agents.List() {
+		for owner, paths := range screens {
+			for _, path := range paths {
+				f := a.New(nil).Classify(screenFile(t, path))
+				if owner == a.Name {
+					if !f.PromptBox {
+						t.Errorf("%s finds no prompt box on its own screen %s", a.Name, path)
+					}
+					continue
+				}
+				if f.PromptBox || f.Completion {
+					t.Errorf("%s reads %s's screen %s as prompt box %t, turn over %t", a.Name, owner, path, f.PromptBox, f.Completion)
+				}
+			}
+		}
+	}
+}
