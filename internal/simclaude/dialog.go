@@ -35,6 +35,7 @@ type dialog struct {
 	typing   bool      // the free-text option has the keyboard
 	text     []rune    // what was typed into it
 	notifyAt time.Time // Notification permission_prompt if still open then
+	codex    bool      // Codex's approval prompt
 }
 
 // options is how many numbered options the dialog has.
@@ -44,6 +45,9 @@ func (d *dialog) options() int {
 		return len(planOptions)
 	case dialogQuestion:
 		return len(questionOptions) + 2 // "Type something." and "Chat about this"
+	}
+	if d.codex {
+		return 3 // Codex's approval: yes, yes and remember, no
 	}
 	return 4
 }
@@ -93,6 +97,9 @@ func (m *model) dialogInput(ev inputEvent, now time.Time) {
 		return
 	}
 	switch {
+	case ev.kind == evText && d.codex && (ev.text[0] == 'y' || ev.text[0] == 'p'):
+		// Codex's approval takes y and p as its first two options.
+		m.choose(map[byte]int{'y': 0, 'p': 1}[ev.text[0]], now)
 	case ev.kind == evText:
 		if r := []rune(ev.text); unicode.IsDigit(r[0]) {
 			// A digit picks its option at once; the rest of the text is lost.
@@ -144,11 +151,14 @@ func (m *model) choose(i int, now time.Time) {
 		}
 		m.dismiss(now) // "Chat about this"
 	case dialogPermission:
-		if i < 3 {
+		switch {
+		case d.codex && i < 2:
+			m.approve(now)
+		case i < 3 && !d.codex:
 			m.allowCommand(i, now)
-			return
+		default:
+			m.dismiss(now) // "No"
 		}
-		m.dismiss(now) // "No"
 	}
 }
 
@@ -164,6 +174,10 @@ func (m *model) answerText(s string, now time.Time) {
 
 // dismiss is Esc (or the option that declines): the turn ends without Stop.
 func (m *model) dismiss(now time.Time) {
+	if m.dialog.codex {
+		m.decline(now)
+		return
+	}
 	kind := m.dialog.kind
 	m.closeDialog()
 	switch kind {

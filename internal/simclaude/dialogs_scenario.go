@@ -125,6 +125,10 @@ func (m *model) answerQuestion(answer string, now time.Time) {
 // openPermission ends the permission scenario's work with the Bash prompt
 // of capture 14.
 func (m *model) openPermission(now time.Time) {
+	if m.codex() {
+		m.openApproval(now)
+		return
+	}
 	m.items = append(m.items, item{lines: []line{
 		raw("  " + riskyProgress),
 		raw(fg(colorDim, "  ⎿  $ "+riskyCommand)),

@@ -14,6 +14,18 @@
 // against captures of the real CLI (testdata/*.txt), the hook payloads key
 // by key against the real CLI's (testdata/one-payload-per-event.json).
 //
+// With Options.Look set to LookCodex (--look codex) the same session
+// draws the OpenAI Codex CLI 0.171.0 instead: the header and logo, the
+// "› " composer and its footer rows, the "• Working (…)" status row,
+// "Worked for" at a turn's end, "■" error and usage-limit lines, the
+// approval prompt, the pane title with its spinner, the OSC 7501 state
+// notices and BEL, Codex's hook payloads (PreModelRequest and
+// PostModelRequest around each step, no Notification), /new and an /init
+// that writes AGENTS.md. Keys that arrive less than 8 ms apart are a paste
+// there, and an Enter within 120 ms of such a burst is a newline in it,
+// logged as a key "enter" with the text "\n". Its screens are checked
+// against the recorded ones of respawn/testdata/codex/screens.
+//
 // # Use
 //
 // A test binary runs it by dispatching from TestMain, then starts itself in

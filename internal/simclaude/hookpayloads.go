@@ -18,7 +18,12 @@ type toolCall struct {
 var effortMedium = object{{"level", "medium"}}
 
 // emit queues a payload: common keys, then pre, hook_event_name, post.
+// The Codex look writes it in Codex's shape (emitCodex).
 func (m *model) emit(event string, pre []field, post ...field) {
+	if m.codex() {
+		m.emitCodex(event, post)
+		return
+	}
 	p := object{
 		{"session_id", m.session},
 		{"transcript_path", m.transcriptPath()},

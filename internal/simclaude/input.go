@@ -35,6 +35,7 @@ const (
 	keyLeft      = "left"
 	keyRight     = "right"
 	keyCtrlC     = "ctrl+c"
+	keyCtrlD     = "ctrl+d"
 	keyCtrlU     = "ctrl+u"
 )
 

@@ -22,6 +22,10 @@ func limitClock(t time.Time) string { return t.Format("3:04pm") }
 
 // hitLimit ends the turn on the usage limit: no completion line.
 func (m *model) hitLimit(now time.Time) {
+	if m.codex() {
+		m.codexHitLimit(now)
+		return
+	}
 	if m.limit == nil {
 		m.limit = &usageLimit{resetAt: now.Add(m.cfg.LimitReset)}
 	}

@@ -74,13 +74,16 @@ func TestParseArgs(t *testing.T) {
 	if _, err := (Options{Work: -time.Second, Cwd: "/"}).withDefaults(); err == nil || !strings.Contains(err.Error(), "--work") {
 		t.Errorf("negative --work: %v", err)
 	}
+	if _, err := (Options{Look: "gemini", Cwd: "/"}).withDefaults(); err == nil || !strings.Contains(err.Error(), `"gemini"`) {
+		t.Errorf("unknown --look: %v", err)
+	}
 }
 
 func TestOptions_ArgsRoundTrip(t *testing.T) {
 	want := Options{
 		Work: 500 * time.Millisecond, Long: 2 * time.Second, IdleNotify: 5 * time.Second,
 		PermissionNotify: time.Second, AgentTime: 3 * time.Second, LimitReset: time.Minute,
-		Seed: 9, LogPath: "/tmp/a log", HookCmd: "cat >> '/tmp/h'", Prompt: "plan\nthis", Cwd: "/p",
+		Look: LookCodex, Seed: 9, LogPath: "/tmp/a log", HookCmd: "cat >> '/tmp/h'", Prompt: "plan\nthis", Cwd: "/p",
 		Cols: 80, Rows: 24,
 	}
 	got, err := parseArgs(want.Args(), &strings.Builder{})

@@ -67,6 +67,8 @@ type model struct {
 	idleNotifyAt   time.Time // Notification idle_prompt, once per idle period
 	lastPromptID   string
 
+	cx codexState // the Codex look's own state
+
 	payloads []object   // hook payloads to run, in order
 	logs     []LogEntry // log entries to write, in order
 	quit     string     // SessionEnd reason once the program should exit
@@ -86,10 +88,16 @@ func newModel(cfg Options) *model {
 	return m
 }
 
-// start fires SessionStart and submits --prompt.
+// start fires SessionStart (Codex: with the first prompt) and submits
+// --prompt.
 func (m *model) start(now time.Time) {
-	m.noticeUntil = now.Add(startNoticeFor)
-	m.hookSessionStart("startup", true)
+	if m.codex() {
+		m.cx.sessionAt, m.cx.source = now, "startup"
+		m.signal("idle", "")
+	} else {
+		m.noticeUntil = now.Add(startNoticeFor)
+		m.hookSessionStart("startup", true)
+	}
 	if strings.TrimSpace(m.cfg.Prompt) != "" {
 		m.startPrompt(m.cfg.Prompt, true, now)
 	}
@@ -107,6 +115,9 @@ func (m *model) dialogName() string {
 }
 
 func (m *model) transcriptPath() string {
+	if m.codex() {
+		return m.codexTranscriptPath()
+	}
 	return filepath.Join(m.home, ".claude", "projects", projectKey(m.cfg.Cwd), m.session+".jsonl")
 }
 
@@ -181,7 +192,12 @@ func (m *model) nextDeadline(now time.Time) time.Time {
 	}
 	if m.turn != nil {
 		consider(m.turn.due)
-		if m.spinnerVisible() {
+		switch {
+		case m.codex() && m.dialog != nil:
+			consider(nextTick(m.turn.started, now, codexBlink))
+		case m.codex():
+			consider(nextTick(m.turn.started, now, codexTitleFrame))
+		case m.spinnerVisible():
 			consider(nextTick(m.turn.started, now, spinnerFrame))
 		}
 	}

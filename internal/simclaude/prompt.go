@@ -11,7 +11,17 @@ func (m *model) promptInput(ev inputEvent, now time.Time) {
 	case evText, evPaste:
 		m.logInput(ev, now)
 		m.typeText(ev.text)
+		if m.codex() && ev.kind == evText {
+			m.notePasteBurst(ev.text, now)
+		}
 	case evKey:
+		if m.codex() && ev.key == keyEnter && m.inPasteBurst(now) {
+			// Codex takes it for a newline of the paste.
+			m.record(now, LogEntry{Kind: LogKey, Key: keyEnter, Text: "\n"})
+			m.input = append(m.input, '\n')
+			m.cx.burstAt = now
+			return
+		}
 		if ev.key == keyEnter && m.submittable() != "" {
 			m.submit(m.submittable(), now)
 			return
@@ -44,8 +54,14 @@ func (m *model) promptKey(key string, now time.Time) {
 		m.input = []rune(string(m.input)[:i+1])
 	case keyEscape:
 		m.escape(now)
-	case keyCtrlC:
-		m.ctrlC(now)
+	case keyCtrlC, keyCtrlD:
+		if m.codex() {
+			m.codexCtrlC(key, now)
+			return
+		}
+		if key == keyCtrlC {
+			m.ctrlC(now)
+		}
 	case keyShiftTab:
 		m.mode = m.mode.next()
 	case keyUp:
@@ -57,7 +73,7 @@ func (m *model) promptKey(key string, now time.Time) {
 // menu open, Enter takes the highlighted command.
 func (m *model) submittable() string {
 	text := strings.TrimSpace(string(m.input))
-	if cmds := slashMatches(string(m.input)); len(cmds) > 0 {
+	if cmds := slashMatches(m.commands(), string(m.input)); len(cmds) > 0 {
 		return cmds[0].name
 	}
 	return text
@@ -105,6 +121,7 @@ func (m *model) editQueued() {
 // exit ends the program with SessionEnd reason.
 func (m *model) exit(reason string) {
 	m.hookSessionEnd(reason)
+	m.signal("clear", "")
 	m.quit = reason
 }
 
@@ -119,8 +136,11 @@ func (m *model) submit(text string, now time.Time) {
 	if m.turn != nil {
 		m.record(now, LogEntry{Kind: LogQueued, Text: text})
 		m.queue = append(m.queue, queuedPrompt{text: text})
-		// Claude fires UserPromptSubmit for a queued prompt when it is queued.
-		m.hookUserPromptSubmit(newUUID(m.rng), text)
+		// Claude fires UserPromptSubmit for a queued prompt when it is
+		// queued, Codex when it runs.
+		if !m.codex() {
+			m.hookUserPromptSubmit(newUUID(m.rng), text)
+		}
 		return
 	}
 	m.record(now, LogEntry{Kind: LogSubmit, Text: text})
@@ -132,6 +152,10 @@ func (m *model) submit(text string, now time.Time) {
 func (m *model) startPrompt(text string, announce bool, now time.Time) {
 	m.noticeUntil = time.Time{}
 	m.idleNotifyAt = time.Time{}
+	if m.codex() {
+		m.codexStartPrompt(text, announce, now)
+		return
+	}
 	switch firstWord(text) {
 	case "/clear":
 		m.clear(now)
@@ -193,7 +217,7 @@ func (m *model) startQueued(now time.Time) {
 		texts = append(texts, q.text)
 	}
 	m.queue = keep
-	m.startPrompt(strings.Join(texts, "\n"), false, now)
+	m.startPrompt(strings.Join(texts, "\n"), m.codex(), now)
 }
 
 // slashCommand is one entry of the menu that typing "/" opens.
@@ -206,14 +230,14 @@ var slashCommands = []slashCommand{
 	{"/init", "Initialize a new CLAUDE.md file with codebase documentation"},
 }
 
-// slashMatches lists the commands the menu shows for input: only while the
-// input is a single word starting with "/".
-func slashMatches(input string) []slashCommand {
+// slashMatches lists the commands of cmds the menu shows for input: only
+// while the input is a single word starting with "/".
+func slashMatches(cmds []slashCommand, input string) []slashCommand {
 	if !strings.HasPrefix(input, "/") || strings.ContainsAny(input, " \n") {
 		return nil
 	}
 	var out []slashCommand
-	for _, c := range slashCommands {
+	for _, c := range cmds {
 		if strings.HasPrefix(c.name, input) {
 			out = append(out, c)
 		}

@@ -14,6 +14,9 @@ import (
 // top of the transcript scrolls away. A dialog replaces the prompt box and
 // follows the transcript.
 func (m *model) render(now time.Time, width, height int) []string {
+	if m.codex() {
+		return m.renderCodex(now, width, height)
+	}
 	top := m.topRows(width)
 	if m.dialog != nil {
 		return fitBottom(append(top, m.dialogRows(width, height)...), height)
@@ -112,7 +115,7 @@ func shimmer(s string, frame int) string {
 // noticeRows sit above the prompt box: the slash menu, or one right-aligned
 // notice, or a blank row.
 func (m *model) noticeRows(now time.Time, width int) []string {
-	if menu := slashMenuRows(string(m.input)); len(menu) > 0 {
+	if menu := slashMenuRows(slashMatches(slashCommands, string(m.input))); len(menu) > 0 {
 		return menu
 	}
 	switch {
@@ -125,9 +128,9 @@ func (m *model) noticeRows(now time.Time, width int) []string {
 }
 
 // slashMenuRows list matching commands; the first is highlighted.
-func slashMenuRows(input string) []string {
+func slashMenuRows(matches []slashCommand) []string {
 	var rows []string
-	for i, c := range slashMatches(input) {
+	for i, c := range matches {
 		name := fmt.Sprintf("%-28s", c.name)
 		if i == 0 {
 			rows = append(rows, "  "+fg(colorAccent, "❯ /"+bold(strings.TrimPrefix(c.name, "/"))+name[len(c.name):]+c.description))

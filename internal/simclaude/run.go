@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -42,9 +43,9 @@ func Run(ctx context.Context, opts Options) error {
 	a := &app{opts: opts, term: term, log: log, hooks: hooks, model: newModel(opts)}
 	quit, err := a.run(ctx)
 	term.restore()
-	if quit == "prompt_input_exit" {
-		// What Claude prints on the normal screen after the second Ctrl-C.
-		fmt.Fprintf(opts.Out, "Resume this session with:\nclaude --resume %s\n", a.model.session)
+	// What the CLI prints on the normal screen as it leaves.
+	if note := a.model.exitNote(quit); note != "" {
+		fmt.Fprint(opts.Out, note)
 	}
 	hooks.Close(hookGrace) // SessionEnd is among the queued hooks
 	return err
@@ -60,6 +61,7 @@ type app struct {
 	painter *painter
 	dec     decoder
 	escAt   time.Time // when the decoder began holding a lone ESC
+	title   string    // the pane title last set
 }
 
 // run is the loop: advance the model, drain its effects, repaint, and wait
@@ -89,10 +91,14 @@ func (a *app) run(ctx context.Context) (string, error) {
 			return "", err
 		}
 		if a.model.quit != "" {
+			_ = a.signal(now) // the last notice; the program ends either way
 			return a.model.quit, nil
 		}
 		if err := a.painter.draw(a.model.render(now, a.painter.width, a.painter.height)); err != nil {
 			return a.end("other"), nil // the terminal is gone
+		}
+		if err := a.signal(now); err != nil {
+			return a.end("other"), nil
 		}
 		a.arm(timer, now)
 		select {
@@ -154,6 +160,28 @@ func (a *app) end(reason string) string {
 	a.model.exit(reason)
 	_ = a.drain() // the log may fail as the program ends; the exit goes on
 	return reason
+}
+
+// signal writes what goes out beside the screen after a frame: the pane
+// title when it changed, and the state notices and bells the model
+// queued (the Codex look's).
+func (a *app) signal(now time.Time) error {
+	var b strings.Builder
+	if t := a.model.title(now); t != a.title {
+		a.title = t
+		b.WriteString("\x1b]0;" + t + "\a")
+	}
+	for _, s := range a.model.cx.signals {
+		b.WriteString(s)
+	}
+	a.model.cx.signals = a.model.cx.signals[:0]
+	if b.Len() == 0 {
+		return nil
+	}
+	if _, err := io.WriteString(a.opts.Out, b.String()); err != nil {
+		return fmt.Errorf("write title and notices: %w", err)
+	}
+	return nil
 }
 
 // drain writes the model's log entries and queues its hook payloads.

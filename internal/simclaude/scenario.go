@@ -58,6 +58,9 @@ func pickScenario(prompt string, limited bool) scenario {
 // scenarioSteps is the script of a turn.
 func (m *model) scenarioSteps(s scenario, prompt string) []step {
 	w := m.cfg.Work
+	if m.codex() {
+		s = codexScenario(s)
+	}
 	switch s {
 	case scenarioLong:
 		return m.ordinarySteps(m.cfg.Long, prompt)
@@ -97,6 +100,10 @@ func quoteFirstLine(prompt string) string {
 
 // apiError ends the turn on an HTTP 529 like capture 47: no completion line.
 func (m *model) apiError(now time.Time) {
+	if m.codex() {
+		m.codexAPIError(now)
+		return
+	}
 	m.items = append(m.items, item{lines: []line{errorLine(apiError529)}})
 	m.hookStopFailure("server_error", apiError529)
 	m.resend = true

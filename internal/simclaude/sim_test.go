@@ -92,7 +92,7 @@ func (s *sim) events(mark int) []string {
 	var out []string
 	for _, p := range s.hooks[mark:] {
 		e := p.get("hook_event_name").(string)
-		for _, k := range []string{"tool_name", "notification_type", "source", "reason", "error"} {
+		for _, k := range []string{"tool_name", "notification_type", "source", "reason", "status", "error"} {
 			if v, ok := p.get(k).(string); ok {
 				e += ":" + v
 				break

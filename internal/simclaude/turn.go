@@ -40,6 +40,10 @@ func (m *model) beginTurn(prompt, promptID string, now time.Time, steps []step) 
 		replyItem: -1,
 		toolItem:  -1,
 	}
+	if m.codex() && m.cx.titleAt.IsZero() {
+		m.cx.titleAt = now.Add(codexTitleAfter)
+	}
+	m.signal("working", "")
 	m.schedule(now, steps...)
 }
 
@@ -82,13 +86,23 @@ func (m *model) endTurn(outcome string, now time.Time) {
 	m.dialog = nil
 	switch outcome {
 	case OutcomeDone, OutcomeWaiting, OutcomeError, OutcomeLimit, OutcomeCompacted:
-		m.idleNotifyAt = now.Add(m.cfg.IdleNotify)
+		if !m.codex() { // Codex has no Notification event
+			m.idleNotifyAt = now.Add(m.cfg.IdleNotify)
+		}
 	}
 	m.startQueued(now)
 }
 
 // interrupt stops the turn like Escape: no Stop hook, no completion line.
 func (m *model) interrupt(now time.Time) {
+	if m.codex() {
+		m.items = append(m.items, item{lines: []line{codexErrorLine(codexInterrupted)}})
+		m.endRequest("cancelled", "")
+		m.hookInterrupt()
+		m.signal("idle", "")
+		m.endTurn(OutcomeInterrupted, now)
+		return
+	}
 	m.appendToLast(resultLine(colorDim, interruptedLine))
 	m.endTurn(OutcomeInterrupted, now)
 }
@@ -121,7 +135,11 @@ func (m *model) streamLine(s string) {
 	t.streaming = true
 	t.reply = append(t.reply, s)
 	if t.replyItem < 0 {
-		m.items = append(m.items, item{lines: []line{assistantLine(s)}})
+		first := assistantLine(s)
+		if m.codex() {
+			first = codexBullet(s)
+		}
+		m.items = append(m.items, item{lines: []line{first}})
 		t.replyItem = len(m.items) - 1
 		return
 	}
@@ -138,8 +156,15 @@ func (m *model) newReply() {
 
 // finishTurn ends a turn that worked: Stop, then the completion line.
 func finishTurn(m *model, now time.Time) {
+	m.endRequest("completed", "")
 	m.hookStop(strings.Join(m.turn.reply, "\n"), nil)
-	m.items = append(m.items, completionItem(m.completionVerb(), now.Sub(m.turn.started), now))
+	if m.codex() {
+		m.items = append(m.items, codexCompletion(now.Sub(m.turn.started), now))
+		m.bell()
+		m.signal("done", "")
+	} else {
+		m.items = append(m.items, completionItem(m.completionVerb(), now.Sub(m.turn.started), now))
+	}
 	m.endTurn(OutcomeDone, now)
 }
 
@@ -149,6 +174,9 @@ func (m *model) completionVerb() string {
 
 // bashSteps run the read-only Bash call of an ordinary turn.
 func (m *model) bashSteps(after time.Duration) []step {
+	if m.codex() {
+		return m.codexBashSteps(after)
+	}
 	call := toolCall{
 		name:  "Bash",
 		id:    newToolUseID(m.rng),

@@ -1,0 +1,14 @@
+package simclaude
+
+import "testing"
+
+// CodexSituations exposes the Codex look's screens in the recorded
+// situations, by name, to the classifier check of package simclaude_test,
+// which may import respawn where this package may not.
+func CodexSituations(t *testing.T) map[string][]string {
+	out := map[string][]string{}
+	for _, c := range codexSituations(t) {
+		out[c.name] = c.screen
+	}
+	return out
+}
