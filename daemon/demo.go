@@ -14,6 +14,8 @@ import (
 	"github.com/codeman-dev/codeman/internal/childenv"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/agents"
+	"github.com/codeman-dev/codeman/respawn/codex"
 	"github.com/codeman-dev/codeman/tmux"
 )
 
@@ -24,11 +26,40 @@ type DemoOptions struct {
 	Timeout time.Duration // for one full cycle; default 3m
 	Keep    bool          // keep watching after the first cycle, until ctx ends
 	Name    string        // tmux -L name; default codeman-demo
+	// Agent is the agent the simulated session looks like and the
+	// controller reads: "claude" (the default) or "codex".
+	Agent string
 }
 
 // demoPrompt makes the simulated session plan first, so the demo shows a
 // plan approval accepted as well as a cycle.
 const demoPrompt = "make a plan to add a greeting to the project, then build it"
+
+// demoCodexPrompt is an ordinary turn: Codex has no plan approval for
+// codeman to accept.
+const demoCodexPrompt = "add a greeting to the project, then build it"
+
+// demoAgent is what the demo needs to know of its agent.
+type demoAgent struct {
+	info   agents.Info
+	look   string // the simulated session's --look
+	prompt string // its first prompt
+	ready  string // on its screen once it can take input
+}
+
+func lookupDemoAgent(name string) (demoAgent, error) {
+	if name == "" {
+		name = agents.Default
+	}
+	info, err := agents.Lookup(name)
+	if err != nil {
+		return demoAgent{}, fmt.Errorf("demo: %w", err)
+	}
+	if info.Name == codex.Name {
+		return demoAgent{info: info, look: simclaude.LookCodex, prompt: demoCodexPrompt, ready: "Ask Codex to do anything"}, nil
+	}
+	return demoAgent{info: info, look: simclaude.LookClaude, prompt: demoPrompt, ready: "❯"}, nil
+}
 
 // DemoConfig is the demo's configuration: the defaults with short waits.
 func DemoConfig() respawn.Config {
@@ -43,7 +74,7 @@ func DemoConfig() respawn.Config {
 	return cfg
 }
 
-// RunDemo starts a simulated Claude Code session on a private tmux server,
+// RunDemo starts a simulated Claude Code (or Codex) session on a private tmux server,
 // attaches a controller with short timings, and narrates until one full
 // cycle is done. The server keeps running afterwards so it can be looked
 // at; the story ends with how to attach to it and how to stop it.
@@ -53,6 +84,10 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 	}
 	if opts.Name == "" {
 		opts.Name = "codeman-demo"
+	}
+	agent, err := lookupDemoAgent(opts.Agent)
+	if err != nil {
+		return err
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		return errors.New("the demo needs tmux; install it (e.g. apt install tmux) and run again")
@@ -64,11 +99,11 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 	}
 	defer os.RemoveAll(logDir)
 	simLog := filepath.Join(logDir, "session.jsonl")
-	srv, pane, err := startDemoSession(ctx, opts, simLog)
+	srv, pane, err := startDemoSession(ctx, opts, agent, simLog)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "codeman demo: a simulated Claude Code session runs in tmux server %q, pane %s.\n", opts.Name, pane)
+	fmt.Fprintf(out, "codeman demo: a simulated %s session runs in tmux server %q, pane %s.\n", agent.info.Label, opts.Name, pane)
 	fmt.Fprintf(out, "Watch it live from another terminal: tmux -L %s attach -t demo\n\n", opts.Name)
 
 	client := tmux.NewClient(srv, "demo", tmux.ClientOptions{})
@@ -76,9 +111,14 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 		return err
 	}
 	defer client.Close()
+	// The agent's own reader and timing: Codex takes an Enter that follows
+	// typed text too soon for a newline.
+	reader := agent.info.New(nil)
+	timing := respawn.DefaultSendTiming()
+	timing.Pause = max(timing.Pause, agent.info.SendPause)
 	ctrl := respawn.NewController(respawn.ControllerOptions{
-		Pane: "tmux:" + srv.Socket + ":" + pane, Config: DemoConfig(),
-		Terminal: tmux.NewPaneTerminal(srv, pane, tmux.TerminalOptions{}),
+		Pane: "tmux:" + srv.Socket + ":" + pane, Config: agent.info.Adapt(DemoConfig()), Agent: reader,
+		Terminal: tmux.NewPaneTerminal(srv, pane, tmux.TerminalOptions{Timing: &timing}),
 	})
 	decisions, cancel := ctrl.Subscribe()
 	defer cancel()
@@ -87,7 +127,7 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 	ctrl.Start(ctx)
 	defer ctrl.Stop()
 
-	err = narrate(ctx, out, decisions, opts)
+	err = narrate(ctx, out, decisions, opts, reader.Command(respawn.StepClear))
 	if err == nil {
 		err = auditInputs(out, simLog)
 	}
@@ -100,7 +140,7 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 }
 
 // narrate prints decisions as they come until cycle 1 is complete.
-func narrate(ctx context.Context, out io.Writer, decisions <-chan respawn.Decision, opts DemoOptions) error {
+func narrate(ctx context.Context, out io.Writer, decisions <-chan respawn.Decision, opts DemoOptions, clearCmd string) error {
 	start := time.Now()
 	deadline := time.After(opts.Timeout)
 	done := false
@@ -116,7 +156,7 @@ func narrate(ctx context.Context, out io.Writer, decisions <-chan respawn.Decisi
 		case d := <-decisions:
 			fmt.Fprintf(out, "%6.1fs  %s\n", time.Since(start).Seconds(), d)
 			if d.Kind == respawn.DecisionState && strings.HasPrefix(d.Reason, "cycle 1 complete") {
-				fmt.Fprintln(out, "\nA full cycle: the turn ended, codeman typed the update prompt, /clear, /init and the kickstart prompt,\neach after the previous step finished.")
+				fmt.Fprintf(out, "\nA full cycle: the turn ended, codeman typed the update prompt, %s, /init and the kickstart prompt,\neach after the previous step finished.\n", clearCmd)
 				if !opts.Keep {
 					return nil
 				}
@@ -128,7 +168,7 @@ func narrate(ctx context.Context, out io.Writer, decisions <-chan respawn.Decisi
 
 // startDemoSession starts (or restarts) the private server with the
 // simulated session and waits for its prompt box.
-func startDemoSession(ctx context.Context, opts DemoOptions, simLog string) (tmux.Server, string, error) {
+func startDemoSession(ctx context.Context, opts DemoOptions, agent demoAgent, simLog string) (tmux.Server, string, error) {
 	base := []string{"-L", opts.Name, "-f", "/dev/null"}
 	kill := exec.CommandContext(ctx, "tmux", append(base, "kill-server")...)
 	kill.Env = demoEnv()
@@ -145,7 +185,10 @@ func startDemoSession(ctx context.Context, opts DemoOptions, simLog string) (tmu
 		}
 	}
 	args := append(base, "new-session", "-d", "-s", "demo", "-x", "200", "-y", "50", "-P", "-F", "#{pane_id} #{socket_path}",
-		opts.Exe, "sim-claude", "--prompt", demoPrompt, "--work", "3s", "--log", simLog)
+		opts.Exe, "sim-claude", "--prompt", agent.prompt, "--work", "3s", "--log", simLog)
+	if agent.look != simclaude.LookClaude {
+		args = append(args, "--look", agent.look)
+	}
 	cmd := exec.CommandContext(ctx, "tmux", args...)
 	cmd.Env = demoEnv()
 	b, err := cmd.CombinedOutput()
@@ -161,7 +204,7 @@ func startDemoSession(ctx context.Context, opts DemoOptions, simLog string) (tmu
 	defer cancel()
 	for {
 		screen, err := srv.Run(waitCtx, "capture-pane", "-p", "-t", pane)
-		if err == nil && strings.Contains(screen, "❯") {
+		if err == nil && strings.Contains(screen, agent.ready) {
 			return srv, pane, nil
 		}
 		select {
@@ -189,6 +232,9 @@ func auditInputs(out io.Writer, simLog string) error {
 		inputs++
 		if e.Busy || (e.Dialog != "" && e.Dialog != "plan") {
 			return fmt.Errorf("input %q reached the session while busy=%t dialog=%q", e.Text+e.Key, e.Busy, e.Dialog)
+		}
+		if e.Key == "enter" && e.Text == "\n" {
+			return errors.New("an Enter reached the session as a newline of the text typed before it, not as a submit")
 		}
 	}
 	fmt.Fprintf(out, "Checked the session's input log: %d inputs arrived, none while it worked or asked a question.\n", inputs)

@@ -17,13 +17,14 @@ func demoCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "keep", Usage: "keep watching after the first cycle (Ctrl-C ends)"},
 			&cli.DurationFlag{Name: "timeout", Value: 3 * time.Minute, Usage: "give up when no cycle is complete after this long"},
+			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "the agent the simulated session looks like: claude or codex"},
 		},
 		Action: func(c *cli.Context) error {
 			exe, err := os.Executable()
 			if err != nil {
 				return fmt.Errorf("find own binary: %w", err)
 			}
-			return daemon.RunDemo(c.Context, daemon.DemoOptions{Exe: exe, Out: c.App.Writer, Timeout: c.Duration("timeout"), Keep: c.Bool("keep")})
+			return daemon.RunDemo(c.Context, daemon.DemoOptions{Exe: exe, Out: c.App.Writer, Timeout: c.Duration("timeout"), Keep: c.Bool("keep"), Agent: c.String("agent")})
 		},
 	}
 }

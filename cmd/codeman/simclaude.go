@@ -9,12 +9,13 @@ import (
 )
 
 // simClaudeCommand runs the simulated Claude Code session (package
-// simclaude) on this terminal: `codeman demo` runs it in the pane it cycles,
-// and the load tests run it in theirs. Hidden: nobody runs it by hand.
+// simclaude) on this terminal, or with --look codex the simulated Codex
+// one: `codeman demo` runs it in the pane it cycles, and the load tests
+// run it in theirs. Hidden: nobody runs it by hand.
 func simClaudeCommand() *cli.Command {
 	return &cli.Command{
 		Name:            "sim-claude",
-		Usage:           "run a simulated Claude Code session on this terminal",
+		Usage:           "run a simulated Claude Code (or, with --look codex, Codex) session on this terminal",
 		Hidden:          true,
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
