@@ -57,6 +57,18 @@ func statusCommand() *cli.Command {
 	}
 }
 
+// commandLabel is the pane's program, with the agent codeman reads it as
+// when the program's name does not say it: "node [codex]".
+func commandLabel(p daemon.PaneStatus) string {
+	switch {
+	case p.Agent == "" || p.Agent == p.Command:
+		return orDash(p.Command)
+	case p.Command == "":
+		return "[" + p.Agent + "]"
+	}
+	return p.Command + " [" + p.Agent + "]"
+}
+
 func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) error {
 	addrs := make([]string, len(panes))
 	for i, p := range panes {
@@ -94,7 +106,7 @@ func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) err
 		case !p.HooksActive:
 			hook = "none yet"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", target, orDash(p.Command), state, p.Status.Cycles, hook, last, age)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", target, commandLabel(p), state, p.Status.Cycles, hook, last, age)
 	}
 	return tw.Flush()
 }

@@ -12,7 +12,7 @@ import (
 
 func samplePane(now time.Time) daemon.PaneStatus {
 	return daemon.PaneStatus{
-		Pane: "tmux:/tmp/tmux-0/default:%3", Target: "work:1.0 (%3)", Command: "claude", Mode: "control",
+		Pane: "tmux:/tmp/tmux-0/default:%3", Target: "work:1.0 (%3)", Command: "claude", Agent: "claude", Mode: "control",
 		HooksActive: true, LastHook: "stop", LastHookAt: now.Add(-4 * time.Second), Checker: "available",
 		Status: respawn.Status{
 			State: "waiting_update", Line: "cycle 2: waiting_update", Cycles: 2, Since: now.Add(-3 * time.Second),
@@ -37,6 +37,28 @@ func TestPrintStatusTable(t *testing.T) {
 	for _, want := range []string{"work:1.0 (%3)", "claude", "cycle 2: waiting_update", "stop 4s", "state sending_update -> waiting_update: update typed", "3s"} {
 		if !strings.Contains(lines[1], want) {
 			t.Errorf("row %q lacks %q", lines[1], want)
+		}
+	}
+}
+
+// The table names the agent where the program does not: codex run through
+// its node wrapper, or a screen window whose program is unknown.
+func TestPrintStatusTable_Agent(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ command, agent, want string }{
+		{"claude", "claude", "claude "},
+		{"node", "codex", "node [codex]"},
+		{"", "codex", "[codex]"},
+		{"", "", "-"},
+	} {
+		p := samplePane(now)
+		p.Command, p.Agent = tc.command, tc.agent
+		var b bytes.Buffer
+		if err := printStatusTable(&b, []daemon.PaneStatus{p}, now); err != nil {
+			t.Fatal(err)
+		}
+		if row := strings.Split(b.String(), "\n")[1]; !strings.Contains(row, tc.want) {
+			t.Errorf("command %q, agent %q: row %q lacks %q", tc.command, tc.agent, row, tc.want)
 		}
 	}
 }

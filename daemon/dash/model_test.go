@@ -250,6 +250,23 @@ func TestModel_Filter(t *testing.T) {
 	}
 }
 
+// A Codex pane says so beside its profile, and "/codex" finds it; a
+// Claude Code pane, the default, shows its profile alone.
+func TestModel_Agent(t *testing.T) {
+	codex, claude := pane("%1", "api:0.0"), pane("%2", "web:0.0")
+	codex.Agent, claude.Agent = "codex", "claude"
+	h := newHarness(t, Options{}, codex, claude)
+	h.send(teaSize(100, 20))
+	rows := h.rowLines()
+	if !strings.Contains(rows[0]+rows[1], "codex/default") || strings.Contains(rows[0]+rows[1], "claude/") {
+		t.Fatalf("rows %q: want codex/default on the Codex pane and the profile alone on Claude's", rows)
+	}
+	h.key("/", "c", "o", "d", "e", "x")
+	if len(h.m.visible) != 1 || h.m.visible[0].st.Pane != codex.Pane {
+		t.Fatalf("filter codex: %d rows", len(h.m.visible))
+	}
+}
+
 func TestModel_PauseAndResume(t *testing.T) {
 	a := pane("%1", "a:0.0")
 	h := newHarness(t, Options{}, a)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/respawn/agents"
 )
 
 // group is where a row sorts: what asks most of a person comes first.
@@ -111,11 +112,17 @@ func (r *row) lastText() string {
 	return "-"
 }
 
+// profile is the pane's profile, after its agent when that is not the
+// default one: "codex/overnight".
 func (r *row) profile() string {
-	if r.st.Profile == "" {
-		return "default"
+	profile := r.st.Profile
+	if profile == "" {
+		profile = "default"
 	}
-	return r.st.Profile
+	if r.st.Agent != "" && r.st.Agent != agents.Default {
+		return r.st.Agent + "/" + profile
+	}
+	return profile
 }
 
 // matches reports whether the row has filter (lower case) in what it
