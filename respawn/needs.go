@@ -152,9 +152,9 @@ func isAuthError(line string) bool {
 }
 
 func dialogReason(f *ScreenFacts) string {
-	name := f.dialog
+	name := f.DialogName
 	switch name {
-	case "limit_menu":
+	case "limit_menu", "rate_limit_menu":
 		name = "usage limit menu"
 	case "trust_dialog":
 		name = "workspace trust dialog"

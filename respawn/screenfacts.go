@@ -43,7 +43,9 @@ type ScreenFacts struct {
 	// prompt or dialog, for a person.
 	BlockerText string
 
-	dialog string // the pattern behind Dialog, for Blocker
+	// DialogName names what made Dialog true (a pattern's or a rule's
+	// name, such as "limit_menu"), for Blocker and the need's reason.
+	DialogName string
 }
 
 // Blocker returns a short reason when a person must answer what is on
@@ -55,8 +57,8 @@ func (f ScreenFacts) Blocker() string {
 		return "question"
 	case f.Permission:
 		return "permission prompt"
-	case f.Dialog && f.dialog != "":
-		return "dialog (" + f.dialog + ")"
+	case f.Dialog && f.DialogName != "":
+		return "dialog (" + f.DialogName + ")"
 	case f.Dialog:
 		return "dialog"
 	}
@@ -198,7 +200,7 @@ func (c *classifier) decideDialogs() {
 	}
 	others := append(c.kind(PatternDialog), plans...)
 	if len(others) > 0 {
-		c.f.Dialog, c.f.dialog, c.f.BlockerText = true, others[0].p.Name, others[0].text
+		c.f.Dialog, c.f.DialogName, c.f.BlockerText = true, others[0].p.Name, others[0].text
 		c.evidence(others...)
 	}
 }

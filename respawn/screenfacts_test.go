@@ -78,7 +78,7 @@ func describeFacts(f ScreenFacts) string {
 	flag(f.Question, "question")
 	flag(f.Permission, "permission")
 	if f.Dialog {
-		b = append(b, "dialog="+f.dialog)
+		b = append(b, "dialog="+f.DialogName)
 	}
 	flag(f.PromptBox, "prompt_box")
 	if f.Input != "" {

@@ -66,7 +66,7 @@ func (c *classifier) decideDialogs() {
 	for _, row := range rows {
 		for _, d := range dialogTitles {
 			if strings.Contains(row, d.text) {
-				c.f.Dialog, c.f.BlockerText = true, strings.TrimSpace(row)
+				c.f.Dialog, c.f.DialogName, c.f.BlockerText = true, d.name, strings.TrimSpace(row)
 				c.evidence(d.name, row)
 				return
 			}

@@ -172,7 +172,7 @@ func TestReplay_UsageLimits(t *testing.T) {
 		if sends := r.sends(); len(sends) != 0 {
 			t.Errorf("sends %+v, want none", sends)
 		}
-		if _, ok := r.find("needs a person: menu: dialog: Approaching rate limits"); !ok {
+		if _, ok := r.find("needs a person: menu: usage limit menu: Approaching rate limits"); !ok {
 			t.Error("no need raised for the model menu")
 		}
 	})
