@@ -33,6 +33,9 @@ func (c *Core) Output(now time.Time, chunk []byte) {
 		return
 	}
 	f := c.det.Feed(chunk)
+	if f.Cosmetic {
+		return
+	}
 	c.outputSeq++
 	c.lastOutput = now
 	c.outputSinceEnter = true

@@ -16,6 +16,10 @@ type ChunkFacts struct {
 	Working    bool
 	Completion bool  // a completion line ended in this chunk
 	Tokens     int64 // token counter seen in this chunk, -1 if none
+	// Cosmetic: the chunk changed nothing a person reads and reported
+	// nothing, such as a window title that blinks while a dialog waits.
+	// It is no output: the pane's silence goes on.
+	Cosmetic bool
 }
 
 const (

@@ -150,6 +150,46 @@ func TestReplay_Approval(t *testing.T) {
 	})
 }
 
+// A real approval prompt blinks the pane's title once a second for as long
+// as it waits. The recording is continued with three minutes of that
+// blink: the blink is no output, so even from the screen alone the pane
+// falls silent, the prompt is read, and a person is asked for before the
+// blink ends; nothing is typed.
+func TestReplay_ApprovalBlinking(t *testing.T) {
+	c := loadCast(t, "approval")
+	var events []replay.Event
+	last := 0.0
+	for _, ev := range c.Events {
+		if ev.Kind == "o" {
+			last = ev.Time
+		}
+		if ev.Kind != "m" || !strings.HasPrefix(ev.Data, "end") {
+			events = append(events, ev)
+		}
+	}
+	blinks := []string{"\x1b]0;[ ! ] Action Required | Fake task | proj\x07", "\x1b]0;[ . ] Action Required | Fake task | proj\x07"}
+	for i := 1; i <= 180; i++ {
+		events = append(events, replay.Event{Time: last + float64(i), Kind: "o", Data: blinks[i%2]})
+	}
+	end := last + 180
+	c.Events = events
+	for _, hs := range hookSets {
+		t.Run(hs.name, func(t *testing.T) {
+			tl, err := replay.Run(c, replay.Options{Config: respawn.DefaultConfig(), Agent: codex.New(), Interpret: hs.interpret})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := replayed{timeline: tl}
+			if sends := r.sends(); len(sends) != 0 {
+				t.Errorf("sends %+v, want none", sends)
+			}
+			if need, ok := r.find("needs a person: permission"); !ok || need.T > end {
+				t.Errorf("permission need at %.1fs (raised %t), want one while the prompt blinks, before %.1fs\n%s", need.T, ok, end, r)
+			}
+		})
+	}
+}
+
 // Usage limits: nothing is typed. Once the model menu is closed the core
 // waits the limit out until the printed reset and its margin (the replay's
 // clock is the recording's, in UTC, the zone Codex ran in); while the

@@ -26,6 +26,12 @@ func newStream() *stream { return &stream{p: newParser()} }
 // Feed reads one chunk of output.
 func (s *stream) Feed(chunk []byte) respawn.ChunkFacts {
 	f := respawn.ChunkFacts{Tokens: -1}
+	// Codex blinks the title ("[ ! ] Action Required", "[ . ] …") once a
+	// second while an approval waits, for as long as it waits: such a
+	// chunk is no output, or the pane would never fall silent. While a
+	// turn works the title's spinner is work, the only sign of it while
+	// reply text streams.
+	title := s.p.mode == modeText && titleOnly(chunk)
 	for _, b := range chunk {
 		switch s.p.feed(b) {
 		case eventVisible:
@@ -45,7 +51,35 @@ func (s *stream) Feed(chunk []byte) respawn.ChunkFacts {
 		}
 	}
 	f.Working = f.Working || s.working
+	f.Cosmetic = title && !f.Working
 	return f
+}
+
+// titleOnly reports whether chunk is nothing but whole window-title
+// sequences (OSC 0, 1 or 2, ended by BEL or ST).
+func titleOnly(chunk []byte) bool {
+	if len(chunk) == 0 {
+		return false
+	}
+	for len(chunk) > 0 {
+		if len(chunk) < 4 || chunk[0] != esc || chunk[1] != ']' || chunk[2] < '0' || chunk[2] > '2' || chunk[3] != ';' {
+			return false
+		}
+		end := bytes.IndexAny(chunk[4:], "\a\x1b")
+		if end < 0 {
+			return false
+		}
+		end += 4
+		switch {
+		case chunk[end] == bel:
+			chunk = chunk[end+1:]
+		case end+1 < len(chunk) && chunk[end+1] == '\\':
+			chunk = chunk[end+2:]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Reset forgets the state seen, after codeman typed into the pane. An

@@ -285,3 +285,46 @@ func BenchmarkStream_Recordings(b *testing.B) {
 		}
 	}
 }
+
+// A chunk that only sets the window title is cosmetic unless Codex works:
+// the approval prompt's blinking title leaves the pane silent, the
+// spinner of a turn streaming its reply does not.
+func TestStream_TitleOnlyChunks(t *testing.T) {
+	const (
+		blink    = "\x1b]0;[ ! ] Action Required | Fake task | proj\x07"
+		blinkST  = "\x1b]2;[ . ] Action Required | proj\x1b\\"
+		spinner  = "\x1b]0;⠋ Fake task | proj\x07"
+		working  = "\x1b]7501;state=working:app=codex\x1b\\"
+		blocked  = "\x1b]7501;state=blocked:app=codex:kind=permission\x07"
+		halfOSC  = "\x1b]0;[ ! ] Action"
+		withText = blink + "Would you like to run the following command?"
+	)
+	tests := []struct {
+		name   string
+		before []string // fed first
+		chunk  string
+		want   bool
+	}{
+		{"BlinkWhileBlocked", []string{working, blocked}, blink, true},
+		{"BlinkST", []string{blocked}, blinkST, true},
+		{"TwoTitles", []string{blocked}, blink + blinkST, true},
+		{"SpinnerWhileWorking", []string{working}, spinner, false},
+		{"StateNotice", nil, blocked, false},
+		{"TitleAndText", []string{blocked}, withText, false},
+		{"HalfATitle", []string{blocked}, halfOSC, false},
+		{"RestOfASplitTitle", []string{blocked, halfOSC}, " Required\x07", false},
+		{"CursorMove", []string{blocked}, "\x1b[5;1H", false},
+		{"Empty", []string{blocked}, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := codex.New().NewStream()
+			for _, b := range tt.before {
+				s.Feed([]byte(b))
+			}
+			if got := s.Feed([]byte(tt.chunk)); got.Cosmetic != tt.want {
+				t.Errorf("Cosmetic = %t, want %t (facts %+v)", got.Cosmetic, tt.want, got)
+			}
+		})
+	}
+}
