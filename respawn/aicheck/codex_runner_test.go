@@ -3,7 +3,6 @@ package aicheck_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,36 +15,16 @@ import (
 
 func TestCodexRunner_Errors(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		mode string
-		want string // the error
-	}{
+	checkErrors(t, newFakeCodex, []errorCase{
 		{"garbage", `codex exec answered without IDLE or WORKING: "I think the session might be done."`},
 		{"codex-500", `codex exec exit status 1: "We’re currently experiencing high demand, which may cause temporary errors."`},
 		{"codex-config", `codex exec exit status 1: "Error loading configuration: approval_policy = \"untrusted\" is no longer supported"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.mode, func(t *testing.T) {
-			t.Parallel()
-			r := newFakeCodex(t).runner(t, tt.mode, aicheck.Options{})
-			_, err := r.Check(context.Background(), idleRequest("%1"))
-			if err == nil || err.Error() != tt.want {
-				t.Fatalf("Check error = %v, want %s", err, tt.want)
-			}
-			if errors.Is(err, respawn.ErrUsageLimit) || errors.Is(err, respawn.ErrCheckerUnavailable) {
-				t.Errorf("error %v is a usage limit or unavailable", err)
-			}
-		})
-	}
+	})
 }
 
 func TestCodexRunner_UsageLimit(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		mode      string
-		line      string
-		wantReset func(t *testing.T, reset time.Time)
-	}{
+	checkUsageLimits(t, newFakeCodex, []usageLimitCase{
 		{"codex-limit", "You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 10:06 PM.", func(t *testing.T, reset time.Time) {
 			now := time.Now()
 			if h, m, _ := reset.UTC().Clock(); h != 22 || m != 6 || reset.Before(now.Add(-time.Hour)) || reset.After(now.Add(24*time.Hour)) {
@@ -59,22 +38,7 @@ func TestCodexRunner_UsageLimit(t *testing.T) {
 		}},
 		{"codex-429", "exceeded retry limit, last status: 429 Too Many Requests, request id: req_fake_1", wantZeroReset},
 		{"codex-capacity", "Selected model is at capacity. Please try a different model.", wantZeroReset},
-	}
-	for _, tt := range tests {
-		t.Run(tt.mode, func(t *testing.T) {
-			t.Parallel()
-			r := newFakeCodex(t).runner(t, tt.mode, aicheck.Options{})
-			_, err := r.Check(context.Background(), idleRequest("%1"))
-			var limit *respawn.UsageLimitError
-			if !errors.As(err, &limit) || !errors.Is(err, respawn.ErrUsageLimit) {
-				t.Fatalf("Check error = %v, want a *respawn.UsageLimitError", err)
-			}
-			if limit.Line != tt.line {
-				t.Errorf("Line = %q, want %q", limit.Line, tt.line)
-			}
-			tt.wantReset(t, limit.ResetAt)
-		})
-	}
+	})
 }
 
 func TestCodexRunner_Invocation(t *testing.T) {
@@ -130,16 +94,7 @@ func TestCodexRunner_Invocation(t *testing.T) {
 
 func TestCodexRunner_TimeoutKillsGroup(t *testing.T) {
 	t.Parallel()
-	f := newFakeCodex(t)
-	r := f.runner(t, "sleep", aicheck.Options{})
-	req := idleRequest("%1")
-	req.Limit = 400 * time.Millisecond
-	_, err := r.Check(context.Background(), req)
-	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "codex exec timed out after 400ms") {
-		t.Fatalf("Check error = %v; want a timeout of codex exec", err)
-	}
-	waitGone(t, "the fake", f.writtenPid(t, "child.pid"))
-	waitGone(t, "the fake's grandchild", f.writtenPid(t, "grandchild.pid"))
+	checkTimeoutKillsGroup(t, newFakeCodex(t), "codex exec")
 }
 
 func TestNew_CodexMissing(t *testing.T) {
@@ -175,15 +130,5 @@ func TestNew_UnknownCLI(t *testing.T) {
 
 func TestCodexRunner_CodexVanished(t *testing.T) {
 	t.Parallel()
-	f := newFakeCodex(t)
-	r := f.runner(t, "idle", aicheck.Options{Env: []string{"PATH=" + f.binDir, fakeModeVar + "=idle", "GORACE=atexit_sleep_ms=0"}})
-	if _, err := r.Check(context.Background(), idleRequest("%1")); err != nil {
-		t.Fatalf("Check with codex present: %v", err)
-	}
-	if err := os.Remove(f.path()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Check(context.Background(), idleRequest("%1")); !errors.Is(err, respawn.ErrCheckerUnavailable) || !strings.Contains(err.Error(), "codex not found") {
-		t.Errorf("Check after codex vanished: %v, want ErrCheckerUnavailable", err)
-	}
+	checkVanished(t, newFakeCodex(t), false, "codex not found on PATH")
 }

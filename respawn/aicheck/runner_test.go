@@ -68,23 +68,33 @@ func TestRunner_Check_Verdicts(t *testing.T) {
 
 func TestRunner_Check_BadOutput(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		mode string
-		want string // in the error
-	}{
-		{"garbage", `answered without IDLE or WORKING: "I think the session might be done."`},
-		{"empty", "printed nothing"},
-		{"wrongkind", `answered without IDLE or WORKING: "PLAN_MODE`},
-		{"fail", `exit status 1: "Error: something broke"`},
-		{"stderr", `printed only to stderr: "warning: config file ignored"`},
-	}
+	checkErrors(t, newFakeClaude, []errorCase{
+		{"garbage", `claude -p answered without IDLE or WORKING: "I think the session might be done."`},
+		{"empty", "claude -p printed nothing"},
+		{"wrongkind", `claude -p answered without IDLE or WORKING: "PLAN_MODE\nA plan approval menu waits."`},
+		{"fail", `claude -p exit status 1: "Error: something broke"`},
+		{"stderr", `claude -p printed only to stderr: "warning: config file ignored"`},
+	})
+}
+
+// errorCase is a mode of the fake and the error of a check that runs it.
+type errorCase struct {
+	mode string
+	want string // the error
+}
+
+// checkErrors runs an idle check through a fake of the kind in each mode of
+// tests and wants its error, no verdict, and neither a usage limit nor an
+// unavailable checker.
+func checkErrors(t *testing.T, fake func(*testing.T) *fakeCLI, tests []errorCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			r := newFakeClaude(t).runner(t, tt.mode, aicheck.Options{})
+			r := fake(t).runner(t, tt.mode, aicheck.Options{})
 			res, err := r.Check(context.Background(), idleRequest("%1"))
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("Check = %+v, %v; want an error containing %q", res, err, tt.want)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("Check = %+v, %v; want the error %s", res, err, tt.want)
 			}
 			if res.Verdict != "" {
 				t.Errorf("Verdict = %s next to an error", res.Verdict)
@@ -98,11 +108,7 @@ func TestRunner_Check_BadOutput(t *testing.T) {
 
 func TestRunner_Check_UsageLimit(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		mode      string
-		line      string
-		wantReset func(t *testing.T, reset time.Time)
-	}{
+	checkUsageLimits(t, newFakeClaude, []usageLimitCase{
 		{"limit", "You've hit your 5-hour limit · resets 10:06pm (UTC)", func(t *testing.T, reset time.Time) {
 			now := time.Now()
 			if h, m, _ := reset.UTC().Clock(); h != 22 || m != 6 || reset.Before(now.Add(-time.Hour)) || reset.After(now.Add(24*time.Hour)) {
@@ -116,11 +122,26 @@ func TestRunner_Check_UsageLimit(t *testing.T) {
 		}},
 		{"429", "API Error: Request rejected (429) · Number of request tokens has exceeded your per-minute rate limit", wantZeroReset},
 		{"529", "API Error: 529 Overloaded. This is a server-side issue, usually temporary — try again in a moment.", wantZeroReset},
-	}
+	})
+}
+
+// usageLimitCase is a mode of the fake that hits a limit, the limit's line
+// and a check of its reset time.
+type usageLimitCase struct {
+	mode      string
+	line      string
+	wantReset func(t *testing.T, reset time.Time)
+}
+
+// checkUsageLimits runs an idle check through a fake of the kind in each
+// mode of tests and wants a usage limit error with the case's line and
+// reset time.
+func checkUsageLimits(t *testing.T, fake func(*testing.T) *fakeCLI, tests []usageLimitCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			r := newFakeClaude(t).runner(t, tt.mode, aicheck.Options{})
+			r := fake(t).runner(t, tt.mode, aicheck.Options{})
 			_, err := r.Check(context.Background(), idleRequest("%1"))
 			var limit *respawn.UsageLimitError
 			if !errors.As(err, &limit) || !errors.Is(err, respawn.ErrUsageLimit) {
@@ -203,7 +224,14 @@ func TestRunner_Check_Invocation(t *testing.T) {
 
 func TestRunner_Check_TimeoutKillsGroup(t *testing.T) {
 	t.Parallel()
-	f := newFakeClaude(t)
+	checkTimeoutKillsGroup(t, newFakeClaude(t), "claude -p")
+}
+
+// checkTimeoutKillsGroup runs a check of f that outlasts its limit and
+// wants a timeout that names command, soon, with the fake and its
+// grandchild gone.
+func checkTimeoutKillsGroup(t *testing.T, f *fakeCLI, command string) {
+	t.Helper()
 	r := f.runner(t, "sleep", aicheck.Options{})
 	req := idleRequest("%1")
 	// Long enough for the fake to start its grandchild on a loaded machine.
@@ -211,8 +239,8 @@ func TestRunner_Check_TimeoutKillsGroup(t *testing.T) {
 
 	start := time.Now()
 	res, err := r.Check(context.Background(), req)
-	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "timed out after 400ms") {
-		t.Fatalf("Check = %+v, %v; want a timeout", res, err)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), command+" timed out after 400ms") {
+		t.Fatalf("Check = %+v, %v; want a timeout of %s", res, err, command)
 	}
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("Check returned after %s", elapsed)
@@ -409,23 +437,29 @@ func TestNew_ClaudeMissing(t *testing.T) {
 
 func TestRunner_Check_ClaudeVanished(t *testing.T) {
 	t.Parallel()
-	for _, configured := range []bool{false, true} {
-		f := newFakeClaude(t)
-		// Only the fake's directory on PATH, so that no real claude is found.
-		opts := aicheck.Options{Env: []string{"PATH=" + f.binDir, fakeModeVar + "=idle", "GORACE=atexit_sleep_ms=0"}}
-		if configured {
-			opts.ClaudePath = f.path()
-		}
-		r := f.runner(t, "idle", opts)
-		if _, err := r.Check(context.Background(), idleRequest("%1")); err != nil {
-			t.Fatalf("Check with claude present: %v", err)
-		}
-		if err := os.Remove(f.path()); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Check(context.Background(), idleRequest("%1")); !errors.Is(err, respawn.ErrCheckerUnavailable) {
-			t.Errorf("Check after claude vanished (configured path %t): %v, want ErrCheckerUnavailable", configured, err)
-		}
+	checkVanished(t, newFakeClaude(t), false, "claude not found on PATH")
+	checkVanished(t, newFakeClaude(t), true, "checks.claude_path")
+}
+
+// checkVanished runs a check of f, removes f and wants the next check to
+// find no checker, with an error containing want. configured names f by
+// its path in the options instead of finding it on PATH.
+func checkVanished(t *testing.T, f *fakeCLI, configured bool, want string) {
+	t.Helper()
+	// Only the fake's directory on PATH, so that no real CLI is found.
+	opts := aicheck.Options{Env: []string{"PATH=" + f.binDir, fakeModeVar + "=idle", "GORACE=atexit_sleep_ms=0"}}
+	if configured {
+		opts.ClaudePath, opts.CodexPath = f.path(), f.path() // the runner reads its CLI's
+	}
+	r := f.runner(t, "idle", opts)
+	if _, err := r.Check(context.Background(), idleRequest("%1")); err != nil {
+		t.Fatalf("Check with %s present: %v", f.name, err)
+	}
+	if err := os.Remove(f.path()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Check(context.Background(), idleRequest("%1")); !errors.Is(err, respawn.ErrCheckerUnavailable) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Check after %s vanished (configured path %t): %v, want ErrCheckerUnavailable with %q", f.name, configured, err, want)
 	}
 }
 
