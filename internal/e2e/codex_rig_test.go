@@ -172,11 +172,7 @@ func (c *codexPane) waitPane(what string, timeout time.Duration, cond func(daemo
 // accepts.
 func (c *codexPane) waitRequest(pred func(fakeopenai.Request) bool, what string, timeout time.Duration) fakeopenai.Request {
 	c.t.Helper()
-	req, err := c.API().WaitForRequest(pred, timeout)
-	if err != nil {
-		c.t.Fatalf("wait for %s: %v", what, err)
-	}
-	return req
+	return awaitRequest(c.t, c.API().WaitForRequest, pred, what, timeout)
 }
 
 // codexTurn reports a request that starts a turn of the session: not the
@@ -190,56 +186,28 @@ func codexTypedBy(r fakeopenai.Request) string {
 	if !codexTurn(r) {
 		return ""
 	}
-	switch text := r.LastUserText; {
-	case strings.Contains(text, codexUpdateMarker):
-		return stepUpdate
-	case strings.HasPrefix(strings.TrimSpace(text), codexInitPrompt):
-		return stepInit
-	case strings.Contains(text, kickstartPrompt):
-		return stepKickstart
-	case strings.Contains(text, resumePrompt):
-		return stepResume
-	}
-	return ""
+	return stepOfText(r.LastUserText, codexUpdateMarker, codexInitPrompt)
 }
 
 // codexStepIs returns a WaitForRequest predicate: a request started by
 // step.
-func codexStepIs(step string) func(fakeopenai.Request) bool {
-	return func(r fakeopenai.Request) bool { return codexTypedBy(r) == step }
-}
+func codexStepIs(step string) func(fakeopenai.Request) bool { return stepIsOf(codexTypedBy, step) }
 
 // codexSteps lists codeman's steps that reached the model, in order.
-func codexSteps(reqs []fakeopenai.Request) []string {
-	var steps []string
-	for _, r := range reqs {
-		if s := codexTypedBy(r); s != "" {
-			steps = append(steps, s)
-		}
-	}
-	return steps
-}
+func codexSteps(reqs []fakeopenai.Request) []string { return stepsOf(reqs, codexTypedBy) }
 
 // mustRequest returns the first of reqs that pred accepts, failing the
 // test when there is none.
 func (c *codexPane) mustRequest(reqs []fakeopenai.Request, pred func(fakeopenai.Request) bool, what string) fakeopenai.Request {
 	c.t.Helper()
-	i := slices.IndexFunc(reqs, pred)
-	if i < 0 {
-		c.t.Fatalf("no request for %s", what)
-	}
-	return reqs[i]
+	return mustFind(c.t, reqs, pred, what)
 }
 
 // mustHook returns Codex's first call of the named hook after since that
 // match accepts (nil accepts any), failing the test when there is none.
 func (c *codexPane) mustHook(events []codextest.Event, name string, since time.Time, what string, match func(codextest.Event) bool) codextest.Event {
 	c.t.Helper()
-	e, ok := findHook(events, name, since, match)
-	if !ok {
-		c.t.Fatalf("no %s hook for %s after %s", name, what, rel(c.start, since))
-	}
-	return e
+	return mustFindHook(c.t, c.start, events, name, since, what, match)
 }
 
 // answerCodexCycle scripts plain-text answers to every step of a cycle,
@@ -354,35 +322,27 @@ func captureWithTitle(socket, pane string) (screen, title string, err error) {
 // view of the pane, the request log, Codex's hook log, the screen timeline
 // and the daemon log.
 func (c *codexPane) dump() string {
-	var b strings.Builder
 	screen, title, err := captureWithTitle(c.Socket(), c.PaneID())
 	if err != nil {
 		screen = err.Error()
 	}
-	fmt.Fprintf(&b, "--- screen of %s (title %q) ---\n%s\n", c.Address(), title, screen)
-	fmt.Fprintf(&b, "--- codeman's view (times are wall clock; the session started %s) ---\n%s",
-		c.start.Format("15:04:05.000"), c.rig.describePane(c.Address()))
-	fmt.Fprintf(&b, "--- fake API requests ---\n%s", describeCodexRequests(c.start, c.API().Requests()))
-	fmt.Fprintf(&b, "--- Codex's hooks ---\n%s", describeHooks(c.start, c.Events()))
-	fmt.Fprintf(&b, "--- screen timeline ---\n%s", c.mon.describe(c.start))
-	b.WriteString(c.rig.daemonLog())
-	return b.String()
+	return c.rig.dumpSession(c.Address(), c.start, c.mon, sessionLogs{
+		screenHeading: fmt.Sprintf("screen of %s (title %q)", c.Address(), title),
+		screen:        screen,
+		requests:      describeCodexRequests(c.start, c.API().Requests()),
+		agent:         "Codex",
+		hooks:         describeHooks(c.start, c.Events()),
+	})
 }
 
 func describeCodexRequests(start time.Time, reqs []fakeopenai.Request) string {
 	var b strings.Builder
 	for _, r := range reqs {
 		kind := "turn"
-		switch {
-		case r.Title:
-			kind = "title"
-		case r.ToolOutput:
+		if r.ToolOutput {
 			kind = "tool output"
 		}
-		if r.Retry {
-			kind += " (retry)"
-		}
-		fmt.Fprintf(&b, "%s %s %s status=%d %s %q\n", rel(start, r.At), r.Method, r.Path, r.Status, kind, clip(r.LastUserText, 90))
+		b.WriteString(requestLine(start, r.Request, kind))
 	}
 	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 )
 
 // claude is one real Claude Code session under test, with the timeline of
@@ -88,9 +89,16 @@ func codemanHookSettings(t *testing.T, binary string) map[string]any {
 // accepts.
 func (c *claude) waitRequest(pred func(fakeapi.Request) bool, what string, timeout time.Duration) fakeapi.Request {
 	c.t.Helper()
-	req, err := c.API().WaitForRequest(pred, timeout)
+	return awaitRequest(c.t, c.API().WaitForRequest, pred, what, timeout)
+}
+
+// awaitRequest returns the first request, past or future, that pred
+// accepts, of the fake API whose WaitForRequest is waitFor.
+func awaitRequest[R any](t *testing.T, waitFor func(func(R) bool, time.Duration) (R, error), pred func(R) bool, what string, timeout time.Duration) R {
+	t.Helper()
+	req, err := waitFor(pred, timeout)
 	if err != nil {
-		c.t.Fatalf("wait for %s: %v", what, err)
+		t.Fatalf("wait for %s: %v", what, err)
 	}
 	return req
 }
@@ -108,18 +116,39 @@ func (c *claude) checkTimeline() {
 // view of the pane, the request log, the hook log, the screen timeline and
 // the daemon log.
 func (c *claude) dump() string {
-	var b strings.Builder
 	screen, err := capturePane(c.Socket(), c.PaneID())
 	if err != nil {
 		screen = err.Error()
 	}
-	fmt.Fprintf(&b, "--- screen of %s ---\n%s\n", c.Address(), screen)
+	return c.rig.dumpSession(c.Address(), c.start, c.mon, sessionLogs{
+		screenHeading: "screen of " + c.Address(),
+		screen:        screen,
+		requests:      describeRequests(c.start, c.API().Requests()),
+		agent:         "Claude",
+		hooks:         describeHooks(c.start, c.Events()),
+	})
+}
+
+// sessionLogs are what a dump shows of one agent's session besides
+// codeman's view, the screen timeline and the daemon log.
+type sessionLogs struct {
+	screenHeading, screen string
+	requests              string // the fake API's request log
+	agent, hooks          string // whose hook log, and the log
+}
+
+// dumpSession describes the session on address for a failed test: the
+// screen, codeman's view of the pane, the request log, the agent's hook
+// log, the screen timeline and the daemon log.
+func (r *rig) dumpSession(address string, start time.Time, mon *monitor, logs sessionLogs) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- %s ---\n%s\n", logs.screenHeading, logs.screen)
 	fmt.Fprintf(&b, "--- codeman's view (times are wall clock; the session started %s) ---\n%s",
-		c.start.Format("15:04:05.000"), c.rig.describePane(c.Address()))
-	fmt.Fprintf(&b, "--- fake API requests ---\n%s", describeRequests(c.start, c.API().Requests()))
-	fmt.Fprintf(&b, "--- Claude's hooks ---\n%s", describeHooks(c.start, c.Events()))
-	fmt.Fprintf(&b, "--- screen timeline ---\n%s", c.mon.describe(c.start))
-	b.WriteString(c.rig.daemonLog())
+		start.Format("15:04:05.000"), r.describePane(address))
+	fmt.Fprintf(&b, "--- fake API requests ---\n%s", logs.requests)
+	fmt.Fprintf(&b, "--- %s's hooks ---\n%s", logs.agent, logs.hooks)
+	fmt.Fprintf(&b, "--- screen timeline ---\n%s", mon.describe(start))
+	b.WriteString(r.daemonLog())
 	return b.String()
 }
 
@@ -128,19 +157,26 @@ func describeRequests(start time.Time, reqs []fakeapi.Request) string {
 	for _, r := range reqs {
 		kind := "turn"
 		switch {
-		case r.Title:
-			kind = "title"
 		case isCheck(r):
 			kind = "AI check"
 		case r.ToolResult:
 			kind = "tool result"
 		}
-		if r.Retry {
-			kind += " (retry)"
-		}
-		fmt.Fprintf(&b, "%s %s %s status=%d %s %q\n", rel(start, r.At), r.Method, r.Path, r.Status, kind, clip(r.LastUserText, 90))
+		b.WriteString(requestLine(start, r.Request, kind))
 	}
 	return b.String()
+}
+
+// requestLine is r's line in a dump's request log: kind says what the
+// request is unless it is a title request.
+func requestLine(start time.Time, r fakeserver.Request, kind string) string {
+	if r.Title {
+		kind = "title"
+	}
+	if r.Retry {
+		kind += " (retry)"
+	}
+	return fmt.Sprintf("%s %s %s status=%d %s %q\n", rel(start, r.At), r.Method, r.Path, r.Status, kind, clip(r.LastUserText, 90))
 }
 
 func describeHooks(start time.Time, events []claudetest.HookEvent) string {

@@ -43,10 +43,17 @@ func typedBy(r fakeapi.Request) string {
 	if !freshTurn(r) {
 		return ""
 	}
-	switch text := r.LastUserText; {
-	case strings.Contains(text, updatePrompt):
+	return stepOfText(r.LastUserText, updatePrompt, initPrompt)
+}
+
+// stepOfText names codeman's step whose text starts a turn whose last user
+// text is text, or "". The agents differ in what shows their update prompt
+// (updateMarker) and how /init's prompt starts (initStart).
+func stepOfText(text, updateMarker, initStart string) string {
+	switch {
+	case strings.Contains(text, updateMarker):
 		return stepUpdate
-	case strings.HasPrefix(strings.TrimSpace(text), initPrompt):
+	case strings.HasPrefix(strings.TrimSpace(text), initStart):
 		return stepInit
 	case strings.Contains(text, kickstartPrompt):
 		return stepKickstart
@@ -57,12 +64,19 @@ func typedBy(r fakeapi.Request) string {
 }
 
 // stepIs returns a WaitForRequest predicate: a request started by step.
-func stepIs(step string) func(fakeapi.Request) bool {
-	return func(r fakeapi.Request) bool { return typedBy(r) == step }
-}
+func stepIs(step string) func(fakeapi.Request) bool { return stepIsOf(typedBy, step) }
 
 // stepsTyped lists codeman's steps that reached the model, in order.
-func stepsTyped(reqs []fakeapi.Request) []string {
+func stepsTyped(reqs []fakeapi.Request) []string { return stepsOf(reqs, typedBy) }
+
+// stepIsOf returns a predicate on an agent's requests: one that typedBy
+// says step started.
+func stepIsOf[R any](typedBy func(R) string, step string) func(R) bool {
+	return func(r R) bool { return typedBy(r) == step }
+}
+
+// stepsOf lists the steps typedBy finds in reqs, in order.
+func stepsOf[R any](reqs []R, typedBy func(R) string) []string {
 	var steps []string
 	for _, r := range reqs {
 		if s := typedBy(r); s != "" {
@@ -87,9 +101,16 @@ func stepRequests(reqs []fakeapi.Request) []fakeapi.Request {
 // test when there is none.
 func (c *claude) mustRequest(reqs []fakeapi.Request, pred func(fakeapi.Request) bool, what string) fakeapi.Request {
 	c.t.Helper()
+	return mustFind(c.t, reqs, pred, what)
+}
+
+// mustFind returns the first of an agent's requests that pred accepts,
+// failing t when there is none.
+func mustFind[R any](t *testing.T, reqs []R, pred func(R) bool, what string) R {
+	t.Helper()
 	i := slices.IndexFunc(reqs, pred)
 	if i < 0 {
-		c.t.Fatalf("no request for %s", what)
+		t.Fatalf("no request for %s", what)
 	}
 	return reqs[i]
 }
@@ -188,9 +209,16 @@ func findHook(events []claudetest.HookEvent, name string, since time.Time, match
 // mustHook is findHook that fails the test when there is no such call.
 func (c *claude) mustHook(events []claudetest.HookEvent, name string, since time.Time, what string, match func(claudetest.HookEvent) bool) claudetest.HookEvent {
 	c.t.Helper()
+	return mustFindHook(c.t, c.start, events, name, since, what, match)
+}
+
+// mustFindHook is findHook that fails t when there is no such call; the
+// message counts times from start, when the session started.
+func mustFindHook(t *testing.T, start time.Time, events []claudetest.HookEvent, name string, since time.Time, what string, match func(claudetest.HookEvent) bool) claudetest.HookEvent {
+	t.Helper()
 	e, ok := findHook(events, name, since, match)
 	if !ok {
-		c.t.Fatalf("no %s hook for %s after %s", name, what, rel(c.start, since))
+		t.Fatalf("no %s hook for %s after %s", name, what, rel(start, since))
 	}
 	return e
 }
