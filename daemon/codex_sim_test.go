@@ -68,3 +68,27 @@ func TestDaemon_CyclesCodexPaneInOrder(t *testing.T) {
 		t.Fatalf("status = cycles %d, hooks active %t; want a cycle with Codex's hooks seen", status.Status.Cycles, status.HooksActive)
 	}
 }
+
+// A daemon restart keeps each pane's agent: one recognized when it was
+// attached is recognized again on adoption, one set outright comes back
+// with its persisted setting, even on a pane that shows no agent at all.
+func TestDaemon_AgentSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	recognized, _ := r.codexSession("codex", "hello there")
+	shell := "tmux:" + r.tmux.Socket() + ":" + r.tmux.NewSession("shell", "sh")
+	r.attach(recognized)
+	r.attach(shell, "agent=codex")
+
+	r.stopDaemon()
+	r.start()
+	panes, err := r.client.Panes(context.Background())
+	if err != nil || len(panes) != 2 {
+		t.Fatalf("adopted %+v, %v; want both panes", panes, err)
+	}
+	for _, p := range panes {
+		if p.Agent != codex.Name || p.Problem != "" {
+			t.Errorf("%s adopted as agent %q (problem %q), want codex", p.Pane, p.Agent, p.Problem)
+		}
+	}
+}
