@@ -29,7 +29,10 @@
 // and runs a command (the update prompt naming AGENTS.md, /new, /init, the
 // kickstart prompt); nothing typed while a reply streams with no status
 // row, reading only the screen and the output stream; an approval prompt
-// left alone; and the agent recognized in a pane attached without one.
+// left alone; an API error waited out for api_error_backoff and resumed
+// once; a usage limit whose model-switch menu is left to a person, waited
+// out until its reset and resumed once; and the agent recognized in a
+// pane attached without one.
 // Their timeline also reads the pane title, whose spinner is Codex's one
 // sign of a turn while its reply streams. They skip without the CLI
 // (install it with scripts/install-codex.sh or set CODEMAN_E2E_CODEX).
