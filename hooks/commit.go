@@ -137,8 +137,11 @@ func (sf *settingsFile) keepConflict(tmp string, side sidePaths) error {
 
 // create writes data as the new file, unless another program created one
 // since the file was found missing.
-func (sf *settingsFile) create(data []byte) error {
-	tmp, err := writeTemp(sf.target, data, newFileMode, false)
+func (sf *settingsFile) create(data []byte) error { return sf.createMode(data, newFileMode) }
+
+// createMode is create with the new file's mode.
+func (sf *settingsFile) createMode(data []byte, mode fs.FileMode) error {
+	tmp, err := writeTemp(sf.target, data, mode, false)
 	if err != nil {
 		return fmt.Errorf("write settings: %w", err)
 	}

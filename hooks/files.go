@@ -13,3 +13,54 @@ func ReadRegular(path string) ([]byte, fs.FileInfo, error) { return readRegular(
 func WriteAtomic(path string, data []byte, mode fs.FileMode) error {
 	return writeAtomic(path, data, mode)
 }
+
+// ErrFileChanged says that another program wrote a file since it was read
+// for an edit: nothing was written; read it again and redo the edit.
+var ErrFileChanged = errChanged
+
+// EditedFile is a file read for an edit that must not lose another
+// program's write to it, such as another agent's config file: Commit is
+// the compare-and-swap the settings file gets (commit.go).
+type EditedFile struct{ sf *settingsFile }
+
+// ReadForEdit reads the regular file at path, through a symlink to its
+// target, for Commit; a missing file is read as missing. what names the
+// file in errors ("config").
+func ReadForEdit(path, what string) (*EditedFile, error) {
+	sf, err := readEditable(path, what)
+	if err != nil {
+		return nil, err
+	}
+	return &EditedFile{sf: sf}, nil
+}
+
+// Data is the file's content as read; nil when it was missing.
+func (f *EditedFile) Data() []byte { return f.sf.data }
+
+// Exists reports whether the file existed when read.
+func (f *EditedFile) Exists() bool { return f.sf.exists }
+
+// Mode is the permission bits of the file as read.
+func (f *EditedFile) Mode() fs.FileMode { return f.sf.mode }
+
+// Target is the file's path with symlinks resolved.
+func (f *EditedFile) Target() string { return f.sf.target }
+
+// Commit puts data in place of the file as read: it creates the file with
+// newMode when it was missing and removes it when data is empty. When
+// another program wrote the file since it was read, it returns
+// ErrFileChanged and the other program's file stays (or, when yet another
+// write came in between, is kept beside it as FILE.codeman-conflict, said
+// in the error).
+func (f *EditedFile) Commit(data []byte, newMode fs.FileMode) error {
+	side := sideFiles(f.sf.target)
+	switch {
+	case !f.sf.exists && len(data) == 0:
+		return nil
+	case !f.sf.exists:
+		return f.sf.createMode(data, newMode)
+	case len(data) == 0:
+		return f.sf.removeFile(side)
+	}
+	return f.sf.replace(data, side)
+}

@@ -90,17 +90,31 @@ type settingsFile struct {
 }
 
 func readSettings(path string) (*settingsFile, error) {
+	sf, err := readEditable(path, "settings")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSyntax(path, sf.data); err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	return sf, nil
+}
+
+// readEditable reads the file at path for an edit, through a symlink to
+// its target; a missing file is read as missing. what names the file in
+// errors ("settings").
+func readEditable(path, what string) (*settingsFile, error) {
 	sf := &settingsFile{path: path, target: path}
 	info, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return sf, nil
 	case err != nil:
-		return nil, fmt.Errorf("read settings: %w", err)
+		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
 	if info.Mode()&fs.ModeSymlink != 0 {
 		if sf.target, err = filepath.EvalSymlinks(path); err != nil {
-			return nil, fmt.Errorf("resolve settings link: %w", err)
+			return nil, fmt.Errorf("resolve %s link: %w", what, err)
 		}
 	}
 	data, info, err := readRegular(sf.target)
@@ -112,12 +126,9 @@ func readSettings(path string) (*settingsFile, error) {
 		if sf.target != path {
 			where += " -> " + sf.target
 		}
-		return nil, fmt.Errorf("read settings %s: %w", where, err)
+		return nil, fmt.Errorf("read %s %s: %w", what, where, err)
 	}
 	sf.data, sf.exists, sf.mode, sf.info = data, true, info.Mode().Perm(), info
-	if err := checkSyntax(path, data); err != nil {
-		return nil, fmt.Errorf("read settings: %w", err)
-	}
 	return sf, nil
 }
 

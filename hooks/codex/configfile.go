@@ -1,12 +1,8 @@
 package codex
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/codeman-dev/codeman/hooks"
@@ -20,45 +16,33 @@ const newConfigMode = 0o600
 // another program (Codex itself) writes the file.
 const maxAttempts = 20
 
-// configFile is config.toml as read.
+// configFile is config.toml as read for an edit.
 type configFile struct {
-	path   string // as given
-	target string // with symlinks resolved: a dotfile manager's link stays a link
-	data   []byte
-	exists bool
-	mode   fs.FileMode
+	path string // as given
+	*hooks.EditedFile
 }
 
 func readConfig(path string) (*configFile, error) {
-	cf := &configFile{path: path, target: path}
-	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		if cf.target, err = filepath.EvalSymlinks(path); err != nil {
-			return nil, fmt.Errorf("resolve config link %s: %w", path, err)
-		}
+	f, err := hooks.ReadForEdit(path, "config")
+	if err != nil {
+		return nil, err
 	}
-	data, info, err := hooks.ReadRegular(cf.target)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return cf, nil
-	case err != nil:
-		return nil, fmt.Errorf("read config %s: %w", path, err)
-	}
-	cf.data, cf.exists, cf.mode = data, true, info.Mode().Perm()
-	return cf, nil
+	return &configFile{path: path, EditedFile: f}, nil
 }
 
 // editConfig reads config.toml, plans the state edit from its hook state,
-// applies it as text and puts the result in place atomically, unless the
-// file changed since it was read (then it starts over). A file left empty
-// by the edit is removed: Codex reads an empty config as none. It returns
-// the edit made.
+// applies it as text and puts the result in place with a compare-and-swap
+// (hooks.EditedFile): when another program (Codex itself, an editor) wrote
+// the file since it was read, nothing of that write is lost and the edit
+// starts over from it. A file left empty by the edit is removed: Codex
+// reads an empty config as none. It returns the edit made.
 func editConfig(path string, plan func(map[string]map[string]any) stateEdit) (stateEdit, error) {
 	for range maxAttempts {
 		cf, err := readConfig(path)
 		if err != nil {
 			return stateEdit{}, err
 		}
-		doc, err := parseConfig(path, cf.data)
+		doc, err := parseConfig(path, cf.Data())
 		if err != nil {
 			return stateEdit{}, err
 		}
@@ -66,12 +50,12 @@ func editConfig(path string, plan func(map[string]map[string]any) stateEdit) (st
 		if e.empty() {
 			return e, nil
 		}
-		out, err := applyState(path, cf.data, e)
+		out, err := applyState(path, cf.Data(), e)
 		if err != nil {
 			return stateEdit{}, err
 		}
 		switch err := cf.commit(out); {
-		case errors.Is(err, errConfigChanged):
+		case errors.Is(err, hooks.ErrFileChanged):
 			continue
 		case err != nil:
 			return stateEdit{}, err
@@ -81,38 +65,17 @@ func editConfig(path string, plan func(map[string]map[string]any) stateEdit) (st
 	return stateEdit{}, fmt.Errorf("edit config %s: %w (%d attempts)", path, hooks.ErrConcurrentChange, maxAttempts)
 }
 
-var errConfigChanged = errors.New("config file changed since it was read")
-
 // commit writes data in place of what cf read, or removes the file when
-// data is empty, after checking that the file is still the one read.
+// data is empty, unless the file changed since (hooks.ErrFileChanged).
 func (cf *configFile) commit(data []byte) error {
-	now, err := readConfig(cf.path)
-	if err != nil {
-		return err
+	if cf.Exists() && cf.Mode()&0o200 == 0 {
+		return fmt.Errorf("write config: %s is read-only (mode %04o)", cf.Target(), cf.Mode())
 	}
-	if now.exists != cf.exists || !bytes.Equal(now.data, cf.data) || now.target != cf.target {
-		return errConfigChanged
-	}
-	if cf.exists && cf.mode&0o200 == 0 {
-		return fmt.Errorf("write config: %s is read-only (mode %04o)", cf.target, cf.mode)
-	}
-	if len(data) == 0 {
-		if !cf.exists {
-			return nil
-		}
-		if err := os.Remove(cf.target); err != nil {
-			return fmt.Errorf("remove config: %w", err)
-		}
-		return nil
-	}
-	mode := cf.mode
-	if !cf.exists {
-		mode = newConfigMode
-	}
-	if err := hooks.WriteAtomic(cf.target, data, mode); err != nil {
+	err := cf.Commit(data, newConfigMode)
+	if err != nil && !errors.Is(err, hooks.ErrFileChanged) {
 		return fmt.Errorf("write config %s: %w", cf.path, err)
 	}
-	return nil
+	return err
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -69,7 +69,7 @@ func update(opts Options, install bool) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		if _, err := parseConfig(rep.ConfigPath, cf.data); err != nil {
+		if _, err := parseConfig(rep.ConfigPath, cf.Data()); err != nil {
 			return rep, err
 		}
 	}

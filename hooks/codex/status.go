@@ -58,7 +58,7 @@ func Status(opts Options) (StatusReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	doc, err := parseConfig(rep.ConfigPath, cf.data)
+	doc, err := parseConfig(rep.ConfigPath, cf.Data())
 	if err != nil {
 		return rep, err
 	}
