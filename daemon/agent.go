@@ -12,21 +12,34 @@ import (
 type paneAgent struct {
 	info   agents.Info
 	reader respawn.Agent
-	why    string // "set", or the evidence it was recognized by
+	why    string // "set in the config", or the evidence it was recognized by
+	// recognized: the config left the agent to codeman ("auto").
+	recognized bool
 }
 
 // agentFor picks a pane's agent: the one the config names, else the one
 // recognized in the pane (its program, then its screen), else the default.
 func agentFor(ctx context.Context, name string, pat *respawn.Patterns, b paneBackend) (paneAgent, error) {
-	why := "set in the config"
-	if name == agents.Auto || name == "" {
+	why, recognized := "set in the config", name == agents.Auto || name == ""
+	if recognized {
 		name, why = recognize(ctx, b)
 	}
 	info, err := agents.Lookup(name)
 	if err != nil {
 		return paneAgent{}, err
 	}
-	return paneAgent{info: info, reader: info.New(pat), why: why}, nil
+	return paneAgent{info: info, reader: info.New(pat), why: why, recognized: recognized}, nil
+}
+
+// switchedTo names the agent a pane's program now is, when it is another
+// agent's CLI than the one recognized in the pane: a person quit one CLI
+// and started the other. An agent set in the config stays.
+func (a paneAgent) switchedTo(command string) (string, bool) {
+	name, ok := agents.ByProgram(command)
+	if !a.recognized || !ok || name == a.info.Name {
+		return "", false
+	}
+	return name, true
 }
 
 // recognize names the agent in the pane, falling back to the default with
@@ -55,6 +68,29 @@ func (a paneAgent) adapt(cfg respawn.Config, timing *respawn.SendTiming) respawn
 		timing.Pause = max(timing.Pause, a.info.SendPause)
 	}
 	return a.info.Adapt(cfg)
+}
+
+// reattach attaches a controlled pane again as it was enabled (profile,
+// settings, paused or not), for a controller that reads the agent now
+// running in it. A pane that cannot be attached again is listed with the
+// reason, as a failed adoption is.
+func (d *Daemon) reattach(ctx context.Context, p *pane, why string) {
+	unlock, err := d.locks.lock(ctx, p.addr)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	if !d.current(p) {
+		return // detached or attached again since
+	}
+	st, err := p.ctrl.Status(0)
+	req := AttachRequest{Pane: p.addr, Profile: p.profile, Sets: p.sets, Paused: err == nil && st.Paused}
+	b, _, err := d.backendFor(p.addr)
+	if err != nil {
+		return
+	}
+	d.releaseLocked(p, why, false)
+	d.adoptLocked(ctx, b, adoptable{req: req})
 }
 
 // describe is the agent for the attach event: "codex (recognized: …)".

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn/agents"
 	"github.com/codeman-dev/codeman/respawn/codex"
@@ -90,5 +91,68 @@ func TestDaemon_AgentSurvivesRestart(t *testing.T) {
 		if p.Agent != codex.Name || p.Problem != "" {
 			t.Errorf("%s adopted as agent %q (problem %q), want codex", p.Pane, p.Agent, p.Problem)
 		}
+	}
+}
+
+// A person quits Codex and starts Claude Code in the same pane: a pane
+// whose agent was recognized gets a controller that reads the new CLI, as
+// it was enabled (here paused), and the new CLI is cycled the Claude way
+// once resumed.
+func TestDaemon_AgentFollowsTheCLI(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The CLIs' program names, which the pane's current command shows.
+	bin := t.TempDir()
+	for _, name := range []string{"codex", "claude"} {
+		if err := os.Symlink(exe, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	codexLog, claudeLog := filepath.Join(dir, "codex.jsonl"), filepath.Join(dir, "claude.jsonl")
+	hookCmd := fmt.Sprintf("env CODEMAN_TEST_ROLE=hook XDG_RUNTIME_DIR=%s %s", r.env["XDG_RUNTIME_DIR"], exe)
+	sim := func(name, log string, look ...string) string {
+		args := append([]string{"env", "CODEMAN_TEST_ROLE=sim", filepath.Join(bin, name)}, look...)
+		args = append(args, "--work", "1s", "--seed", "7", "--log", log, "--hook-cmd", hookCmd, "--prompt", "hello there")
+		for i, a := range args {
+			args[i] = clitest.ShellQuote(a)
+		}
+		return strings.Join(args, " ")
+	}
+	// Job control gives each CLI the terminal, so tmux names it.
+	script := "set -m; " + sim("codex", codexLog, "--look", simclaude.LookCodex) + "; " + sim("claude", claudeLog)
+	pane := r.tmux.NewSession("switch", "sh", "-c", script)
+	r.tmux.WaitFor(pane, func(s string) bool { return strings.Contains(s, "› ") }, "Codex's composer", 10*time.Second)
+	addr := "tmux:" + r.tmux.Socket() + ":" + pane
+
+	ctx := context.Background()
+	st, err := r.client.Attach(ctx, AttachRequest{Pane: addr, Paused: true})
+	if err != nil || st.Agent != codex.Name {
+		t.Fatalf("attach: agent %q, %v; want codex, by its program", st.Agent, err)
+	}
+	r.tmux.Tmux("send-keys", "-t", pane, "-l", "/exit")
+	time.Sleep(300 * time.Millisecond) // past Codex's paste window, so Enter submits
+	r.tmux.Tmux("send-keys", "-t", pane, "Enter")
+	r.waitFor("the controller to read Claude Code", 20*time.Second, func() bool {
+		st, err := r.client.Pane(ctx, addr, 0)
+		return err == nil && st.Agent == "claude"
+	})
+	st, err = r.client.Pane(ctx, addr, 0)
+	if err != nil || !st.Status.Paused {
+		t.Fatalf("after the switch: %+v, %v; want the pane still paused", st.Status, err)
+	}
+	if _, err := r.client.Pause(ctx, addr, false); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("Claude Code's update prompt", 30*time.Second, func() bool {
+		got := submits(t, claudeLog)
+		return len(got) > 0 && strings.Contains(got[0], "CLAUDE.md")
+	})
+	if got := submits(t, codexLog); len(got) != 0 {
+		t.Errorf("the paused Codex session received %q", got)
 	}
 }

@@ -372,8 +372,8 @@ func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPI
 		alive[lp.ID] = lp
 	}
 	b.d.mu.Lock()
-	var gone []*pane
-	var reasons []string
+	var gone, switched []*pane
+	var reasons, switchedWhy []string
 	remaining := 0
 	for addr, p := range b.d.panes {
 		if !strings.HasPrefix(addr, prefix) {
@@ -393,11 +393,18 @@ func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPI
 		default:
 			tp.current.Store(lp.Command)
 			remaining++
+			if name, ok := p.agent.switchedTo(lp.Command); ok {
+				switched = append(switched, p)
+				switchedWhy = append(switchedWhy, fmt.Sprintf("the pane now runs %s: its controller reads %s instead of %s", lp.Command, name, p.agent.info.Name))
+			}
 		}
 	}
 	b.d.mu.Unlock()
 	for i, p := range gone {
 		b.d.end(p, reasons[i], reasons[i] == "the pane's program exited")
+	}
+	for i, p := range switched {
+		b.d.reattach(ctx, p, switchedWhy[i])
 	}
 	return remaining > 0
 }

@@ -119,18 +119,28 @@ func Valid(name string) error {
 	return err
 }
 
+// ByProgram names the agent whose CLI runs as command (a process name or
+// path), if any.
+func ByProgram(command string) (string, bool) {
+	if command == "" {
+		return "", false
+	}
+	base := filepath.Base(command)
+	for _, a := range list {
+		if slices.Contains(a.Programs, base) {
+			return a.Name, true
+		}
+	}
+	return "", false
+}
+
 // Recognize names the agent running in a pane from the pane's current
 // command (its process name, "" when unknown) and its screen, with the
 // evidence as a phrase. ok is false when neither tells: the caller falls
 // back to Default and says so.
 func Recognize(command string, s respawn.Screen) (name, why string, ok bool) {
-	if command != "" {
-		base := filepath.Base(command)
-		for _, a := range list {
-			if slices.Contains(a.Programs, base) {
-				return a.Name, fmt.Sprintf("the pane runs %q", base), true
-			}
-		}
+	if name, ok := ByProgram(command); ok {
+		return name, fmt.Sprintf("the pane runs %q", filepath.Base(command)), true
 	}
 	for _, a := range list {
 		if f := a.New(nil).Classify(s); f.PromptBox {

@@ -56,6 +56,18 @@ func TestRecognize(t *testing.T) {
 	}
 }
 
+func TestByProgram(t *testing.T) {
+	for command, want := range map[string]string{
+		"codex": "codex", "/usr/local/bin/codex": "codex", "claude": "claude",
+		"node": "", "bash": "", "": "", "codex-helper": "",
+	} {
+		got, ok := agents.ByProgram(command)
+		if got != want || ok != (want != "") {
+			t.Errorf("ByProgram(%q) = %q, %t; want %q", command, got, ok, want)
+		}
+	}
+}
+
 func TestLookup(t *testing.T) {
 	labels := map[string]bool{}
 	for _, name := range agents.Names() {
