@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -21,29 +20,15 @@ const installRounds = 40
 const editBurst = 5
 
 // editConfigLikeAnEditor adds a top-level key to config.toml as a person's
-// editor or Codex would: read, change, write a temp file beside it and
-// rename it into place, with no regard for other writers.
+// editor or Codex would: read, change, write a synced temp file beside it
+// and rename it into place (hooks.WriteAtomic), with no regard for other
+// writers.
 func editConfigLikeAnEditor(path, key string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp.editor.*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.WriteString(key + " = true\n" + string(data)); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return hooks.WriteAtomic(path, append([]byte(key+" = true\n"), data...), 0o600)
 }
 
 // Each install and uninstall runs while another program makes a burst of
