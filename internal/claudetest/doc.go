@@ -12,7 +12,7 @@
 //	s := claudetest.NewSession(t, claudetest.Options{RecordHooks: true})
 //	s.API().Handle("hello", fakeapi.Reply{Text: "Hi."})
 //	s.Type("hello")
-//	s.WaitFor(claudetest.Contains("Hi."), "the reply", 10*time.Second)
+//	s.WaitFor(clitest.Contains("Hi."), "the reply", 10*time.Second)
 //
 // End-to-end tests point codeman at the pane's canonical address
 // (Address, tmux:<socket>:<pane id>), run codeman's commands with PaneEnv

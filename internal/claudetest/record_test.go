@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 )
 
@@ -164,7 +165,7 @@ func recordTurnEnds(t *testing.T, r *recording) {
 	})
 	r.hold(3*time.Second, "idle before the prompt")
 	r.typeText("list the project files")
-	r.waitFor(claudetest.Contains("Listed 1 directory"), "Bash ran (shown as Listed 1 directory)", 30*time.Second)
+	r.waitFor(clitest.Contains("Listed 1 directory"), "Bash ran (shown as Listed 1 directory)", 30*time.Second)
 	r.waitFor(claudetest.Completions(1), "completion line", 30*time.Second)
 	r.hold(15*time.Second, "idle after the turn")
 }
@@ -193,12 +194,12 @@ func recordPlanApproval(t *testing.T, r *recording) {
 	r.s.API().HandlePlan("plan the greeting feature", planText, nil)
 	r.hold(2*time.Second, "idle before plan mode")
 	r.s.SendKeys("BTab")
-	r.waitFor(claudetest.Contains("accept edits on"), "accept edits mode (BTab)", 5*time.Second)
+	r.waitFor(clitest.Contains("accept edits on"), "accept edits mode (BTab)", 5*time.Second)
 	r.s.SendKeys("BTab")
-	r.waitFor(claudetest.Contains("plan mode on"), "plan mode (BTab)", 5*time.Second)
+	r.waitFor(clitest.Contains("plan mode on"), "plan mode (BTab)", 5*time.Second)
 	r.hold(2*time.Second, "idle in plan mode")
 	r.typeText("plan the greeting feature")
-	r.waitFor(claudetest.Contains("Would you like to proceed?"), "plan approval menu", 30*time.Second)
+	r.waitFor(clitest.Contains("Would you like to proceed?"), "plan approval menu", 30*time.Second)
 	r.hold(15*time.Second, "approval menu left open")
 }
 
@@ -221,7 +222,7 @@ func recordQuestion(t *testing.T, r *recording) {
 	})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("set up storage")
-	r.waitFor(claudetest.Contains("Enter to select"), "question picker", 30*time.Second)
+	r.waitFor(clitest.Contains("Enter to select"), "question picker", 30*time.Second)
 	r.hold(20*time.Second, "picker left open")
 }
 
@@ -236,7 +237,7 @@ func recordPermission(t *testing.T, r *recording) {
 	})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("clean the build")
-	r.waitFor(claudetest.Contains("Do you want to proceed?"), "permission prompt", 30*time.Second)
+	r.waitFor(clitest.Contains("Do you want to proceed?"), "permission prompt", 30*time.Second)
 	r.hold(20*time.Second, "prompt left open")
 }
 
@@ -245,7 +246,7 @@ func recordAPIError(t *testing.T, r *recording) {
 	r.s.API().Handle("deploy the service", fakeapi.Reply{Status: 529})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("deploy the service")
-	r.waitFor(claudetest.Contains("API Error: 529"), "API error line", 60*time.Second)
+	r.waitFor(clitest.Contains("API Error: 529"), "API error line", 60*time.Second)
 	r.waitFor(claudetest.PromptReady, "idle prompt after the error", 10*time.Second)
 	r.hold(8*time.Second, "idle after the error")
 }
@@ -267,7 +268,7 @@ func recordBackgroundAgent(t *testing.T, r *recording) {
 	api.Handle("Say hi from the subagent.", fakeapi.Reply{Delay: 8 * time.Second, Text: "hi from the subagent"})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("delegate the greeting")
-	r.waitFor(claudetest.Matches(claudetest.WaitingForAgents), "waiting for the background agent", 30*time.Second)
+	r.waitFor(clitest.Matches(claudetest.WaitingForAgents), "waiting for the background agent", 30*time.Second)
 	r.waitFor(claudetest.Completions(1), "completion line of the follow-up turn", 60*time.Second)
 	r.hold(5*time.Second, "idle after the follow-up turn")
 }
@@ -280,7 +281,7 @@ func recordUsageLimit(t *testing.T, r *recording) {
 	}})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("keep going")
-	r.waitFor(claudetest.Contains("Usage limit reached"), "usage limit lines", 30*time.Second)
+	r.waitFor(clitest.Contains("Usage limit reached"), "usage limit lines", 30*time.Second)
 	r.hold(10*time.Second, "limit shown, waiting to continue")
 	r.screen("usage-limit-armed")
 }
@@ -293,10 +294,10 @@ func recordUsageLimitEsc(t *testing.T, r *recording) {
 	}})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("keep going")
-	r.waitFor(claudetest.Contains("Continuing automatically at"), "usage limit lines, continue armed", 30*time.Second)
+	r.waitFor(clitest.Contains("Continuing automatically at"), "usage limit lines, continue armed", 30*time.Second)
 	r.hold(2*time.Second, "limit shown")
 	r.s.SendKeys("Escape")
-	r.waitFor(claudetest.Contains("Automatic continue cancelled"), "continue cancelled (Esc)", 10*time.Second)
+	r.waitFor(clitest.Contains("Automatic continue cancelled"), "continue cancelled (Esc)", 10*time.Second)
 	r.hold(8*time.Second, "limit shown, nothing armed")
 	r.screen("usage-limit-esc")
 }
@@ -316,10 +317,10 @@ func recordUsageLimitContinue(t *testing.T, r *recording) {
 	r.s.API().Handle(fakeapi.AutoContinueText, fakeapi.Reply{Text: "Picking up where I left off: the work is done."})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("keep going")
-	r.waitFor(claudetest.Contains("Continuing automatically at"), "usage limit lines, continue armed (reset "+reset.Format("15:04:05")+")", 30*time.Second)
-	r.waitFor(claudetest.Contains("Continuing shortly"), "the reset passed", time.Until(reset)+20*time.Second)
+	r.waitFor(clitest.Contains("Continuing automatically at"), "usage limit lines, continue armed (reset "+reset.Format("15:04:05")+")", 30*time.Second)
+	r.waitFor(clitest.Contains("Continuing shortly"), "the reset passed", time.Until(reset)+20*time.Second)
 	r.screen("usage-limit-reset")
-	r.waitFor(claudetest.Contains("Usage limit reset · Continuing automatically"), "Claude Code continued by itself", 3*time.Minute)
+	r.waitFor(clitest.Contains("Usage limit reset · Continuing automatically"), "Claude Code continued by itself", 3*time.Minute)
 	r.waitFor(claudetest.Completions(1), "completion line of its turn", 30*time.Second)
 	r.hold(5*time.Second, "idle after the continued turn")
 	r.screen("usage-limit-continued")
@@ -333,7 +334,7 @@ func recordUsageLimitMenu(t *testing.T, r *recording) {
 	}})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("keep going")
-	r.waitFor(claudetest.Contains("What do you want to do?"), "the limit menu", 30*time.Second)
+	r.waitFor(clitest.Contains("What do you want to do?"), "the limit menu", 30*time.Second)
 	r.hold(10*time.Second, "menu left open")
 	r.screen("usage-limit-menu")
 }
@@ -346,7 +347,7 @@ func recordWeeklyLimit(t *testing.T, r *recording) {
 	}})
 	r.hold(2*time.Second, "idle before the prompt")
 	r.typeText("keep going")
-	r.waitFor(claudetest.Contains("What do you want to do?"), "the limit menu", 30*time.Second)
+	r.waitFor(clitest.Contains("What do you want to do?"), "the limit menu", 30*time.Second)
 	r.hold(10*time.Second, "menu left open")
 	r.screen("weekly-limit-menu")
 }

@@ -111,7 +111,7 @@ func TestSession_OAuthUsageLimit(t *testing.T) {
 	s.API().Handle("usage limit please", fakeapi.Reply{Status: 429, UsageLimit: &fakeapi.UsageLimit{Claim: "five_hour"}})
 
 	s.Type("first line\nusage limit please") // a bracketed paste
-	s.WaitFor(claudetest.Contains("You've hit your 5-hour limit"), "the usage limit line", 15*time.Second)
+	s.WaitFor(clitest.Contains("You've hit your 5-hour limit"), "the usage limit line", 15*time.Second)
 	req, err := s.API().WaitForRequest(fakeapi.UserText("usage limit please"), time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestSession_APIErrorSurvivesRetry(t *testing.T) {
 	s.API().Enqueue(fakeapi.Reply{Status: 529})
 
 	s.Type("deploy it")
-	s.WaitFor(claudetest.Contains("API Error: 529 Overloaded (fake)"), "the API error line", 20*time.Second)
+	s.WaitFor(clitest.Contains("API Error: 529 Overloaded (fake)"), "the API error line", 20*time.Second)
 	failure := s.WaitForEvent(claudetest.Hook("StopFailure", time.Time{}), "StopFailure", 10*time.Second)
 	if got := failure.Field("error"); got != "server_error" {
 		t.Errorf("StopFailure error %q, want server_error", got)

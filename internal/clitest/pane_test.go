@@ -18,10 +18,6 @@ const echoCLI = `printf 'ready\n'; read -r line; ` +
 	`printf '{"hook_event_name":"Stop","line":"%s"}' "$line" | "$REC" hook; ` +
 	`printf 'got %s\n' "$line"; exit 3`
 
-func contains(substr string) func(string) bool {
-	return func(screen string) bool { return strings.Contains(screen, substr) }
-}
-
 // A whole session on a stand-in CLI: typed input, a hook call, the exit,
 // and a recording saved after the program has gone, whose pipe tmux no
 // longer closes on request.
@@ -35,7 +31,7 @@ func TestPane_RecordsUntilTheCLIExits(t *testing.T) {
 		Env:    []string{"REC=" + script},
 		Argv:   []string{"/bin/sh", "-c", echoCLI},
 		Record: true,
-		Ready:  contains("ready"),
+		Ready:  clitest.Contains("ready"),
 		// Waits on a tmux server's start and a shell, on a loaded machine.
 		Timeout: 10 * time.Second,
 	})

@@ -13,7 +13,7 @@
 //	s := codextest.NewSession(t, codextest.Options{RecordHooks: true})
 //	s.API().Handle("hello", fakeopenai.Reply{Text: "Hi."})
 //	s.Type("hello")
-//	s.WaitFor(codextest.Contains("Hi."), "the reply", 10*time.Second)
+//	s.WaitFor(clitest.Contains("Hi."), "the reply", 10*time.Second)
 //
 // Codex, and so every hook it runs, sees only the private server's minimal
 // environment (HOME, TMPDIR, PATH, TMUX, TMUX_PANE, ...) plus what the

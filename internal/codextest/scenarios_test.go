@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/codextest"
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
 )
@@ -90,7 +91,7 @@ func recordTurnEnds(r *recording) {
 	start := time.Now()
 	r.hold(3*time.Second, "idle before the prompt")
 	r.typeText("list the project files")
-	r.waitFor(codextest.Contains("ls -a"), "the command shows", 20*time.Second)
+	r.waitFor(clitest.Contains("ls -a"), "the command shows", 20*time.Second)
 	r.screen("turn-done", "• Explored", "and nothing else yet.", "Worked for", composer, footer, "!"+busy)
 	r.hook("session-start", hookAfter("SessionStart", start), "SessionStart")
 	r.hook("user-prompt-submit", hookAfter("UserPromptSubmit", start), "UserPromptSubmit")
@@ -251,7 +252,7 @@ func recordFresh(r *recording, command, name string) {
 	r.screen(name, ">_ OpenAI Codex (v", composer, settled, "!Hello from the first conversation.")
 	r.hold(3*time.Second, "idle after "+command)
 	r.typeText("say again")
-	r.waitFor(codextest.Contains("Hello from the second conversation."), "the reply in the new conversation", 20*time.Second)
+	r.waitFor(clitest.Contains("Hello from the second conversation."), "the reply in the new conversation", 20*time.Second)
 	r.hook("session-start-"+name, hookAfter("SessionStart", start), "SessionStart")
 	r.hold(3*time.Second, "idle in the new conversation")
 }

@@ -8,16 +8,6 @@ import (
 // Screen predicates for WaitFor, after docs/codex.md, "The screen". They
 // read capture-pane's plain text.
 
-// Contains returns a predicate that holds when the screen contains substr.
-func Contains(substr string) func(string) bool {
-	return func(screen string) bool { return strings.Contains(screen, substr) }
-}
-
-// Matches returns a predicate that holds when re matches the screen.
-func Matches(re *regexp.Regexp) func(string) bool {
-	return re.MatchString
-}
-
 // Placeholder is what the empty composer shows.
 const Placeholder = "Ask Codex to do anything"
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -39,7 +40,7 @@ func TestBackgroundAgent_NotInterrupted(t *testing.T) {
 
 	r.attach(c, "")
 	c.Type(work)
-	c.WaitFor(claudetest.Matches(claudetest.WaitingForAgents), "the wait for the background agent", 30*time.Second)
+	c.WaitFor(clitest.Matches(claudetest.WaitingForAgents), "the wait for the background agent", 30*time.Second)
 	update := c.waitRequest(stepIs(stepUpdate), "the update prompt", agentRuns+cycleTimeout)
 	events := c.Events()
 

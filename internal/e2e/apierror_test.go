@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -42,7 +43,7 @@ func TestAPIError_WaitedOutThenResumed(t *testing.T) {
 
 			r.attach(c, "")
 			c.Type(work)
-			c.WaitFor(claudetest.Contains(tc.line), "the API error", 30*time.Second)
+			c.WaitFor(clitest.Contains(tc.line), "the API error", 30*time.Second)
 			resume := c.waitRequest(func(req fakeapi.Request) bool { return typedBy(req) != "" },
 				"codeman's first step", noOutputTimeout+apiErrorBackoff+30*time.Second)
 			if step := typedBy(resume); step != stepResume {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -90,7 +91,7 @@ func TestBlockers_LeftAlone(t *testing.T) {
 			c.API().Handle(bc.prompt, bc.reply)
 			r.attach(c, "")
 			c.Type(bc.prompt)
-			c.WaitFor(claudetest.Contains(bc.marker), "the dialog", 30*time.Second)
+			c.WaitFor(clitest.Contains(bc.marker), "the dialog", 30*time.Second)
 			opened := time.Now()
 			before := len(c.API().Requests())
 

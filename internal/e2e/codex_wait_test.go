@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/codextest"
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
 	"github.com/codeman-dev/codeman/respawn"
@@ -92,7 +93,7 @@ func TestCodex_APIErrorWaitedOut(t *testing.T) {
 
 	c.attach(codexWaitSets...)
 	c.Type(work)
-	c.WaitFor(codextest.Contains("■ We’re currently experiencing high demand"), "the API error", 30*time.Second)
+	c.WaitFor(clitest.Contains("■ We’re currently experiencing high demand"), "the API error", 30*time.Second)
 	c.WaitForEvent(codexFailed, "the failed PostModelRequest", 10*time.Second)
 	through.Store(true)
 	resume := c.waitRequest(func(r fakeopenai.Request) bool { return codexTypedBy(r) != "" },
@@ -190,9 +191,9 @@ func TestCodex_UsageLimitWaitedOut(t *testing.T) {
 
 	c.attach(codexWaitSets...)
 	c.Type(work)
-	c.WaitFor(codextest.Contains("You’ve hit your usage limit"), "the usage limit", 30*time.Second)
+	c.WaitFor(clitest.Contains("You’ve hit your usage limit"), "the usage limit", 30*time.Second)
 	const menu = "Approaching rate limits"
-	c.WaitFor(codextest.Contains(menu), "the model-switch menu", 10*time.Second)
+	c.WaitFor(clitest.Contains(menu), "the model-switch menu", 10*time.Second)
 	opened := time.Now()
 	// Closed only once codeman has raised the need and its timers have
 	// weighed the menu and declined.

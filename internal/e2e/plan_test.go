@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -31,9 +32,9 @@ func TestPlan_ApprovalAccepted(t *testing.T) {
 	c.API().HandlePlan(work, planText, &fakeapi.Reply{Text: "Plan approved; starting on hello.txt."})
 	// Plan mode: shift+tab twice from manual (docs/claude-code.md).
 	c.SendKeys("BTab")
-	c.WaitFor(claudetest.Contains("accept edits on"), "accept edits mode", 10*time.Second)
+	c.WaitFor(clitest.Contains("accept edits on"), "accept edits mode", 10*time.Second)
 	c.SendKeys("BTab")
-	c.WaitFor(claudetest.Contains("plan mode on"), "plan mode", 10*time.Second)
+	c.WaitFor(clitest.Contains("plan mode on"), "plan mode", 10*time.Second)
 
 	r.attach(c, "")
 	c.Type(work)

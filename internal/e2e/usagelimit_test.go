@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/claudetest"
+	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -79,7 +80,7 @@ func TestUsageLimit(t *testing.T) {
 		c.waitStartupHints()
 		r.attach(c, "")
 		c.Type(work)
-		c.WaitFor(claudetest.Contains("Continuing automatically at"), "the usage limit, Claude Code's own continue armed", 30*time.Second)
+		c.WaitFor(clitest.Contains("Continuing automatically at"), "the usage limit, Claude Code's own continue armed", 30*time.Second)
 		own := c.waitRequest(fakeapi.UserText(fakeapi.AutoContinueText), "Claude Code's own continue", time.Until(reset)+autoContinueWithin)
 		update := c.waitRequest(stepIs(stepUpdate), "the update prompt after Claude's own turn", cycleTimeout)
 		events := c.Events()
@@ -127,9 +128,9 @@ func TestUsageLimit(t *testing.T) {
 		c.waitStartupHints()
 		r.attach(c, "")
 		c.Type(work)
-		c.WaitFor(claudetest.Contains("Continuing automatically at"), "the usage limit, Claude Code's own continue armed", 30*time.Second)
+		c.WaitFor(clitest.Contains("Continuing automatically at"), "the usage limit, Claude Code's own continue armed", 30*time.Second)
 		c.SendKeys("Escape")
-		c.WaitFor(claudetest.Contains("Automatic continue cancelled"), "the continue cancelled", 10*time.Second)
+		c.WaitFor(clitest.Contains("Automatic continue cancelled"), "the continue cancelled", 10*time.Second)
 		resume := c.waitRequest(stepIs(stepResume), "codeman's resume prompt", time.Until(reset)+usageLimitMargin+time.Minute)
 		update := c.waitRequest(stepIs(stepUpdate), "the update prompt after the resumed turn", cycleTimeout)
 		events := c.Events()
@@ -169,7 +170,7 @@ func TestUsageLimit(t *testing.T) {
 		r.attach(c, "")
 		c.Type(work)
 		const menu = "What do you want to do?"
-		c.WaitFor(claudetest.Contains(menu), "the weekly limit menu", 30*time.Second)
+		c.WaitFor(clitest.Contains(menu), "the weekly limit menu", 30*time.Second)
 		opened := time.Now()
 		before := len(c.API().Requests())
 
