@@ -1,7 +1,6 @@
 package claudetest
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -115,8 +114,7 @@ func (s *Session) apiLog() []string {
 	reqs := s.api.Requests()
 	lines := make([]string, 0, len(reqs))
 	for _, r := range reqs {
-		lines = append(lines, fmt.Sprintf("%s %s %s status=%d tool_result=%t title=%t %q",
-			r.At.Format("15:04:05.000"), r.Method, r.Path, r.Status, r.ToolResult, r.Title, clitest.Clip(r.LastUserText, 80)))
+		lines = append(lines, clitest.RequestLine(r.Request, "tool_result", r.ToolResult))
 	}
 	return lines
 }

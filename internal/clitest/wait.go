@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/fakeserver"
 	"github.com/codeman-dev/codeman/internal/wait"
 )
 
@@ -148,4 +149,12 @@ func Clip(text string, n int) string {
 		return text[:n] + "…"
 	}
 	return text
+}
+
+// RequestLine is one line of a fake API's request log in a failed wait's
+// dump: time, method, path, status, the API's tool-loop flag by its name,
+// whether it is the title request, and the last user text, clipped.
+func RequestLine(r fakeserver.Request, loopFlag string, loop bool) string {
+	return fmt.Sprintf("%s %s %s status=%d %s=%t title=%t %q",
+		r.At.Format("15:04:05.000"), r.Method, r.Path, r.Status, loopFlag, loop, r.Title, Clip(r.LastUserText, 80))
 }

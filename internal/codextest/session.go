@@ -1,7 +1,6 @@
 package codextest
 
 import (
-	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -126,8 +125,7 @@ func (s *Session) apiLog() []string {
 	reqs := s.api.Requests()
 	lines := make([]string, 0, len(reqs))
 	for _, r := range reqs {
-		lines = append(lines, fmt.Sprintf("%s %s %s status=%d tool_output=%t title=%t %q",
-			r.At.Format("15:04:05.000"), r.Method, r.Path, r.Status, r.ToolOutput, r.Title, clitest.Clip(r.LastUserText, 80)))
+		lines = append(lines, clitest.RequestLine(r.Request, "tool_output", r.ToolOutput))
 	}
 	return lines
 }
