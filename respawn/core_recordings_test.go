@@ -1,7 +1,6 @@
 package respawn_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -70,20 +69,7 @@ func replayRecording(t *testing.T, path string) replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := replayed{timeline: tl, hooks: map[string][]float64{}}
-	for _, ev := range c.Events {
-		payload, ok := strings.CutPrefix(ev.Data, "hook:")
-		if ev.Kind != "m" || !ok {
-			continue
-		}
-		var p struct {
-			Event string `json:"hook_event_name"`
-		}
-		if json.Unmarshal([]byte(payload), &p) == nil {
-			r.hooks[p.Event] = append(r.hooks[p.Event], ev.Time)
-		}
-	}
-	return r
+	return replayed{timeline: tl, hooks: c.HookTimes()}
 }
 
 // sends lists what the core typed or pressed, as "text" or "key Enter".

@@ -1,7 +1,6 @@
 package codex_test
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -110,22 +109,4 @@ func frameAt(t testing.TB, fs []frame, at float64) frame {
 		t.Fatalf("no frame by %.3fs", at)
 	}
 	return got
-}
-
-// hookTimes returns when each hook event ran in a recording.
-func hookTimes(c *replay.Cast) map[string][]float64 {
-	out := map[string][]float64{}
-	for _, ev := range c.Events {
-		payload, ok := strings.CutPrefix(ev.Data, "hook:")
-		if ev.Kind != "m" || !ok {
-			continue
-		}
-		var p struct {
-			Event string `json:"hook_event_name"`
-		}
-		if json.Unmarshal([]byte(payload), &p) == nil {
-			out[p.Event] = append(out[p.Event], ev.Time)
-		}
-	}
-	return out
 }

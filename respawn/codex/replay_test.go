@@ -54,7 +54,7 @@ func replayCast(t *testing.T, scenario string, hs hookSet) replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := replayed{timeline: tl, hooks: hookTimes(c)}
+	r := replayed{timeline: tl, hooks: c.HookTimes()}
 	for _, ev := range c.Events {
 		if ev.Kind == "o" {
 			r.end = ev.Time

@@ -121,7 +121,7 @@ func visibleRunes(s string) int {
 // flowing and the stream reads it as work until the turn's end.
 func TestStream_LongWorkStreamingStretch(t *testing.T) {
 	c := loadCast(t, "long-work")
-	hooks := hookTimes(c)
+	hooks := c.HookTimes()
 	stop := hooks["Stop"][0]
 	chunks := feedCast(c)
 	fs := frames(t, c)

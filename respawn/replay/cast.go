@@ -40,6 +40,34 @@ type Event struct {
 	Line int // line in the file, for errors
 }
 
+// HookPayload returns the payload of a "hook:{...}" marker.
+func (e Event) HookPayload() ([]byte, bool) {
+	payload, ok := strings.CutPrefix(e.Data, "hook:")
+	if e.Kind != "m" || !ok {
+		return nil, false
+	}
+	return []byte(payload), true
+}
+
+// HookTimes returns when each hook event of the recording ran, by its
+// hook_event_name, in order.
+func (c *Cast) HookTimes() map[string][]float64 {
+	out := map[string][]float64{}
+	for _, ev := range c.Events {
+		payload, ok := ev.HookPayload()
+		if !ok {
+			continue
+		}
+		var p struct {
+			Event string `json:"hook_event_name"`
+		}
+		if json.Unmarshal(payload, &p) == nil {
+			out[p.Event] = append(out[p.Event], ev.Time)
+		}
+	}
+	return out
+}
+
 // Cast is a parsed recording.
 type Cast struct {
 	Name   string

@@ -164,14 +164,14 @@ func (r *run) apply(ev Event) error {
 		}
 		r.emu.Resize(w, h)
 	case "m":
-		payload, ok := strings.CutPrefix(ev.Data, "hook:")
+		payload, ok := ev.HookPayload()
 		if !ok || r.opts.Interpret == nil {
 			return nil
 		}
-		if !json.Valid([]byte(payload)) {
+		if !json.Valid(payload) {
 			return errors.New("hook marker is not valid JSON")
 		}
-		if h, ok := r.opts.Interpret([]byte(payload)); ok {
+		if h, ok := r.opts.Interpret(payload); ok {
 			h.At = r.virtual.Now
 			r.core.Hook(r.virtual.Now, h)
 		}
