@@ -189,13 +189,9 @@ func (p *tmuxPane) close() {
 func (p *tmuxPane) showNeed(kind string) { p.b.needs.set(p, kind, false) }
 
 func (p *tmuxPane) place(ctx context.Context) place {
-	out, err := p.client.Run(ctx, "display-message", "-p", "-t", p.info.ID, "#{session_name}\t#{window_name}\t#{pane_current_path}")
+	f, err := tmux.ReadFields(ctx, p.client, p.info.ID, "#{session_name}", "#{window_name}", "#{pane_current_path}")
 	if err != nil {
 		return place{session: p.info.Session, window: p.info.Window}
-	}
-	f := strings.SplitN(strings.TrimRight(out, "\n"), "\t", 3)
-	for len(f) < 3 {
-		f = append(f, "")
 	}
 	return place{session: f[0], window: f[1], cwd: f[2]}
 }
@@ -264,8 +260,6 @@ func (p *tmuxPane) unclaim(ctx context.Context) {
 	_, _ = tmux.SwapPaneOptionWith(ctx, p.client, p.info.ID, optionOwner, p.me, "")
 }
 
-// persist writes the pane's enabled flag and settings into pane options.
-// The settings are a JSON list: a --set value may hold a newline.
 func (p *tmuxPane) setPaused(ctx context.Context, paused bool) error {
 	if paused {
 		return tmux.SetPaneOptionWith(ctx, p.client, p.info.ID, optionPaused, "1")
@@ -273,6 +267,9 @@ func (p *tmuxPane) setPaused(ctx context.Context, paused bool) error {
 	return tmux.UnsetPaneOptionWith(ctx, p.client, p.info.ID, optionPaused)
 }
 
+// persist writes the pane's enabled flag and settings into pane options.
+// The settings are a JSON list (a --set value may hold a newline) that
+// reads back the same on every tmux release (tmux.ListValue).
 func (p *tmuxPane) persist(ctx context.Context, profile string, sets []string) error {
 	id := p.info.ID
 	value := profile
@@ -285,11 +282,7 @@ func (p *tmuxPane) persist(ctx context.Context, profile string, sets []string) e
 	if len(sets) == 0 {
 		return tmux.UnsetPaneOptionWith(ctx, p.client, id, optionSets)
 	}
-	data, err := json.Marshal(sets)
-	if err != nil {
-		return err
-	}
-	return tmux.SetPaneOptionWith(ctx, p.client, id, optionSets, string(data))
+	return tmux.SetPaneOptionWith(ctx, p.client, id, optionSets, tmux.ListValue(sets))
 }
 
 // forget removes codeman's options from a pane; the owner record only

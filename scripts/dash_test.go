@@ -17,18 +17,18 @@ import (
 func TestPlugin_BindsDashKey(t *testing.T) {
 	srv := tmuxtest.NewServer(t)
 	srv.NewSession("work", "sleep", "600")
-	if keys, _ := srv.Run("list-keys", "-T", "prefix", "W"); strings.TrimSpace(keys) != "" {
+	if keys := binding(t, srv, "W"); keys != "" {
 		t.Fatalf("tmux binds prefix W by default: %q", keys)
 	}
 	srv.Tmux("run-shell", pluginPath(t))
-	keys := srv.Tmux("list-keys", "-T", "prefix", "W")
+	keys := binding(t, srv, "W")
 	if !strings.Contains(keys, "scripts/dash.sh") || !strings.Contains(keys, "#{client_name}") {
 		t.Fatalf("prefix W is bound to %q", keys)
 	}
 
 	srv.Tmux("set-option", "-g", "@codeman-dash-key", "C-d")
 	srv.Tmux("run-shell", pluginPath(t))
-	if keys := srv.Tmux("list-keys", "-T", "prefix", "C-d"); !strings.Contains(keys, "dash.sh") {
+	if keys := binding(t, srv, "C-d"); !strings.Contains(keys, "dash.sh") {
 		t.Fatalf("prefix C-d is bound to %q", keys)
 	}
 }

@@ -18,13 +18,32 @@ func pluginPath(t *testing.T) string {
 	return p
 }
 
+// binding returns the list-keys line of key in the prefix table, or "".
+// It lists the whole table: from tmux 3.7 on, `list-keys -T prefix KEY`
+// shows a single binding on the status line instead of printing it.
+func binding(t *testing.T, srv *tmuxtest.Server, key string) string {
+	t.Helper()
+	for line := range strings.SplitSeq(srv.Tmux("list-keys", "-T", "prefix"), "\n") {
+		f := strings.Fields(line)
+		for i := 0; i+2 < len(f); i++ {
+			if f[i] == "-T" {
+				if f[i+1] == "prefix" && f[i+2] == key {
+					return line
+				}
+				break
+			}
+		}
+	}
+	return ""
+}
+
 func TestPlugin_BindsKeyAndStatus(t *testing.T) {
 	srv := tmuxtest.NewServer(t)
 	srv.NewSession("work", "sleep", "600")
 	srv.Tmux("set-option", "-g", "status-right", "#{codeman_status}%H:%M")
 	srv.Tmux("run-shell", pluginPath(t))
 
-	keys := srv.Tmux("list-keys", "-T", "prefix", "A")
+	keys := binding(t, srv, "A")
 	if !strings.Contains(keys, "scripts/toggle.sh") || !strings.Contains(keys, "#{pane_id}") {
 		t.Fatalf("prefix A is bound to %q", keys)
 	}
@@ -52,7 +71,7 @@ func TestPlugin_KeyOption(t *testing.T) {
 	srv.NewSession("work", "sleep", "600")
 	srv.Tmux("set-option", "-g", "@codeman-key", "y")
 	srv.Tmux("run-shell", pluginPath(t))
-	if keys := srv.Tmux("list-keys", "-T", "prefix", "y"); !strings.Contains(keys, "toggle.sh") {
+	if keys := binding(t, srv, "y"); !strings.Contains(keys, "toggle.sh") {
 		t.Fatalf("prefix y is bound to %q", keys)
 	}
 }

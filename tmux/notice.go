@@ -66,6 +66,16 @@ func Notice(ctx context.Context, r Runner, paneID, text string, bell bool) (int,
 	if err != nil {
 		return 0, err
 	}
+	if len(clients) == 0 {
+		return 0, nil
+	}
+	v, err := runnerVersion(ctx, r)
+	if err != nil {
+		return 0, err
+	}
+	if v.Less(firstClientMessage) {
+		return 0, errors.Join(ErrNoticeUnsupported, ringBells(clients, bell))
+	}
 	literal := formatLiteral(oneLine(text))
 	var errs []error
 	told := 0
@@ -82,6 +92,27 @@ func Notice(ctx context.Context, r Runner, paneID, text string, bell bool) (int,
 		}
 	}
 	return told, errors.Join(errs...)
+}
+
+// firstClientMessage is the first tmux whose display-message shows a
+// message to the client -c names: tmux 3.2 declares -c without an argument
+// ("acd:INpt:F:v"), so `-c NAME` is a usage error there.
+var firstClientMessage = Version{Major: 3, Minor: 3}
+
+// ErrNoticeUnsupported says that the server cannot show a notice on one
+// client's status line; Notice still rang the bells.
+var ErrNoticeUnsupported = errors.New("tmux 3.2 cannot show a message on one client's status line (display-message -c takes a client from 3.3 on): the bell and the window's @codeman-needs option are the notice")
+
+// ringBells rings the bell of each client when bell is set.
+func ringBells(clients []AttachedClient, bell bool) error {
+	if !bell {
+		return nil
+	}
+	var errs []error
+	for _, c := range clients {
+		errs = append(errs, ringBell(c.TTY))
+	}
+	return errors.Join(errs...)
 }
 
 // ringBell writes BEL to a client's terminal, as tmux's own bell does. It

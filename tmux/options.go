@@ -69,7 +69,11 @@ func ReadPaneOption(ctx context.Context, r Runner, paneID, name string) (string,
 	if out == "" {
 		return "", false, nil
 	}
-	return strings.TrimSuffix(out, "\n"), true, nil
+	value, err := unescapeFor(ctx, r, strings.TrimSuffix(out, "\n"))
+	if err != nil {
+		return "", false, fmt.Errorf("read %s of pane %s: %w", name, paneID, err)
+	}
+	return value, true, nil
 }
 
 // SwapPaneOption sets a pane user option to value if it holds old now,

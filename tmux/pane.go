@@ -35,7 +35,8 @@ func (p PaneInfo) Target() string {
 	return fmt.Sprintf("%s:%s.%d", p.Session, p.Window, p.Index)
 }
 
-// fieldSep separates format fields; tmux names never contain it.
+// fieldSep separates format fields; tmux names never contain it. tmux 3.4
+// and 3.5 print it as \037 (splitFields).
 const fieldSep = "\x1f"
 
 // paneFields are the formats behind PaneInfo, in parsePaneInfo's order.
@@ -53,9 +54,9 @@ func paneFormat(extra ...string) string {
 // parsePaneInfo reads one line printed with paneFormat(extra...) and
 // returns the values of the extra fields too.
 func (s Server) parsePaneInfo(line string, extra int) (PaneInfo, []string, error) {
-	f := strings.Split(line, fieldSep)
-	if len(f) != len(paneFields)+extra {
-		return PaneInfo{}, nil, fmt.Errorf("read pane fields from %q: got %d fields, want %d", line, len(f), len(paneFields)+extra)
+	f, ok := splitFields(line, len(paneFields)+extra)
+	if !ok {
+		return PaneInfo{}, nil, fmt.Errorf("read pane fields from %q: want %d fields separated by \\x1f (a pane's command or option holds the separator)", line, len(paneFields)+extra)
 	}
 	nums := make([]int, 5)
 	for i, v := range []string{f[2], f[3], f[5], f[6], f[7]} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/jonboulle/clockwork"
@@ -55,6 +56,9 @@ type PaneTerminal struct {
 	srv  Server
 	pane string
 	opts TerminalOptions
+
+	mu      sync.Mutex
+	version *Version // the server's, read at the first paste
 }
 
 // NewPaneTerminal returns the terminal for paneID ("%3") on srv.
@@ -120,9 +124,15 @@ var pasteSeq atomic.Uint64
 // a command sent over a control connection has no stdin to load from.
 func (t *PaneTerminal) paste(ctx context.Context, text string) error {
 	name := fmt.Sprintf("codeman-%d-%d", os.Getpid(), pasteSeq.Add(1))
-	_, err := t.srv.exec(ctx, strings.NewReader(text),
-		"load-buffer", "-b", name, "-", ";",
-		"paste-buffer", "-p", "-d", "-b", name, "-t", t.pane)
+	paste := []string{"paste-buffer", "-p", "-d", "-b", name, "-t", t.pane}
+	raw, err := t.pastesEscaped(ctx)
+	if err != nil {
+		return fmt.Errorf("paste text: %w", err)
+	}
+	if raw {
+		paste = append(paste, "-S")
+	}
+	_, err = t.srv.exec(ctx, strings.NewReader(text), append([]string{"load-buffer", "-b", name, "-", ";"}, paste...)...)
 	if err != nil {
 		// The paste failed after the load: drop the buffer. Its own error
 		// adds nothing to the one returned.
@@ -130,6 +140,25 @@ func (t *PaneTerminal) paste(ctx context.Context, text string) error {
 		return fmt.Errorf("paste text: %w", err)
 	}
 	return nil
+}
+
+// firstEscapedPaste is the first tmux whose paste-buffer passes the
+// buffer through vis(3) (ESC arrives as ^[) unless -S is given.
+var firstEscapedPaste = Version{Major: 3, Minor: 7}
+
+// pastesEscaped reports whether the pane's server needs paste-buffer -S,
+// reading its version once.
+func (t *PaneTerminal) pastesEscaped(ctx context.Context) (bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.version == nil {
+		v, err := runnerVersion(ctx, t.srv)
+		if err != nil {
+			return false, err
+		}
+		t.version = &v
+	}
+	return !t.version.Less(firstEscapedPaste), nil
 }
 
 // pressKeys maps the keys Press accepts to tmux key names. Escape is left

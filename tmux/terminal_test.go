@@ -100,7 +100,9 @@ func TestPaneTerminal_SubmitMultiLine(t *testing.T) {
 	pane := keysPane(t, ts, "multi")
 	srv := Server{Socket: ts.Socket()}
 	term := NewPaneTerminal(srv, pane, TerminalOptions{})
-	text := "line one $HOME\nline two; \"q\" \\ #{pane_id}\n-x last"
+	// The control bytes arrive as they are: tmux 3.7 rewrites them in a
+	// paste (ESC as ^[) unless paste-buffer has -S.
+	text := "line one $HOME \x1b[1m\x7f\x01\nline two; \"q\" \\ #{pane_id}\n-x last"
 	if err := term.Submit(context.Background(), text); err != nil {
 		t.Fatal(err)
 	}

@@ -105,3 +105,12 @@ func (s Server) Version(ctx context.Context) (string, error) {
 	}
 	return v, nil
 }
+
+// runnerVersion reads the version of the server r runs commands on.
+func runnerVersion(ctx context.Context, r Runner) (Version, error) {
+	out, err := r.Run(ctx, "display-message", "-p", "#{version}")
+	if err != nil {
+		return Version{}, fmt.Errorf("read tmux version: %w", err)
+	}
+	return ParseVersion(strings.TrimSpace(out))
+}

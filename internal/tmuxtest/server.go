@@ -37,6 +37,7 @@ type Server struct {
 	name      string // the -L name
 	config    string // the -f file
 	socket    string
+	version   string // the server's #{version}, e.g. "3.4"
 	env       []string
 	closeOnce sync.Once
 }
@@ -91,12 +92,16 @@ func NewServerWith(t testing.TB, opts Options) *Server {
 	// can create their sessions one by one.
 	s.Tmux("start-server", ";", "set-option", "-s", "exit-empty", "off")
 	t.Cleanup(s.Close)
-	s.socket = strings.TrimSpace(s.Tmux("display-message", "-p", "#{socket_path}"))
+	info := strings.Fields(s.Tmux("display-message", "-p", "#{socket_path} #{version}"))
+	s.socket, s.version = info[0], info[1]
 	return s
 }
 
 // Socket returns the server's socket path.
 func (s *Server) Socket() string { return s.socket }
+
+// Version returns the server's #{version}, such as "3.3a".
+func (s *Server) Version() string { return s.version }
 
 // Env returns the environment the server and its panes were started with.
 func (s *Server) Env() []string { return append([]string(nil), s.env...) }
@@ -139,6 +144,7 @@ func (s *Server) Close() {
 
 func (s *Server) close() {
 	if s.t.Failed() {
+		s.t.Logf("tmuxtest: the test ran on tmux %s (%s)", s.version, binaryPath())
 		s.dumpPanes()
 	}
 	if _, err := s.Run("kill-server"); err != nil {
@@ -163,4 +169,13 @@ func (s *Server) removeSocket() {
 			s.t.Logf("tmuxtest: remove socket %s: %v", s.socket, err)
 		}
 	}
+}
+
+// binaryPath is the tmux the tests run, as PATH finds it.
+func binaryPath() string {
+	p, err := exec.LookPath("tmux")
+	if err != nil {
+		return "not on PATH"
+	}
+	return p
 }
