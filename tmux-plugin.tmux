@@ -27,7 +27,7 @@ replace_status_placeholder() {
 	local format option value
 	format="$(get_tmux_option "$codeman_status_format_option" "$codeman_status_format_default")"
 	for option in status-left status-right; do
-		value="$(tmux show-option -gqv "$option")"
+		value="$(show_global_option "$option")"
 		case "$value" in
 		*"#{codeman_status}"*)
 			tmux set-option -gq "$option" "${value//"#{codeman_status}"/$format}"

@@ -3,7 +3,7 @@
 # get_tmux_option NAME DEFAULT: the global option's value, or DEFAULT when it is unset or empty.
 get_tmux_option() {
 	local value
-	value="$(tmux show-option -gqv "$1")"
+	value="$(show_global_option "$1")"
 	if [ -z "$value" ]; then
 		printf '%s' "$2"
 	else
@@ -68,4 +68,59 @@ codeman_bin() {
 		return 1
 	fi
 	printf '%s\n' "${out##*$'\n'}"
+}
+
+# show_global_option NAME: the global option's value as it was set. tmux
+# 3.4 and 3.5 escape what their commands print (vis(3): \ooo for control
+# bytes, \r and the like, and \$ before a name); this undoes it there,
+# so that a value written back is the user's own.
+show_global_option() {
+	local value
+	value="$(tmux show-option -gqv "$1")"
+	case "$value" in
+	*'\'*)
+		case "$(tmux display-message -p '#{version}')" in
+		3.4* | 3.5*) value="$(unescape_output "$value")" ;;
+		esac
+		;;
+	esac
+	printf '%s' "$value"
+}
+
+# unescape_output TEXT: TEXT as it was before tmux 3.4's escaping (see
+# tmux/escape.go for the rules, which this follows).
+unescape_output() {
+	local s="$1" out="" c next i=0 n=${#1}
+	while [ "$i" -lt "$n" ]; do
+		c="${s:i:1}"
+		next="${s:i+1:1}"
+		i=$((i + 1))
+		if [ "$c" != '\' ] || [ -z "$next" ]; then
+			out+="$c"
+			continue
+		fi
+		case "$next" in
+		r) out+=$'\r' i=$((i + 1)) ;;
+		b) out+=$'\b' i=$((i + 1)) ;;
+		a) out+=$'\a' i=$((i + 1)) ;;
+		v) out+=$'\v' i=$((i + 1)) ;;
+		f) out+=$'\f' i=$((i + 1)) ;;
+		'$')
+			case "${s:i+1:1}" in
+			[A-Za-z_{]) out+='$' i=$((i + 1)) ;;
+			*) out+="$c" ;;
+			esac
+			;;
+		[0-3])
+			if [[ "${s:i:3}" == [0-3][0-7][0-7] ]] && [ "${s:i:3}" != 000 ]; then
+				out+="$(printf "\\${s:i:3}")"
+				i=$((i + 3))
+			else
+				out+="$c"
+			fi
+			;;
+		*) out+="$c" ;;
+		esac
+	done
+	printf '%s' "$out"
 }

@@ -88,3 +88,21 @@ func TestCodemanBin_NoBinaryNoGo(t *testing.T) {
 		t.Fatalf("codeman-bin.sh said %q", out)
 	}
 }
+
+// The plugin writes back the user's status line with only the placeholder
+// replaced, on tmux 3.4 and 3.5 too, which print '$' before a name as \$
+// and control bytes as \ooo.
+func TestPlugin_KeepsTheStatusLine(t *testing.T) {
+	srv := tmuxtest.NewServer(t)
+	srv.NewSession("work", "sleep", "600")
+	rest := "#(echo $USER ${HOME}) $5 C:\\path \x01 %H:%M"
+	srv.Tmux("set-option", "-g", "status-right", "#{codeman_status}"+rest)
+	srv.Tmux("run-shell", pluginPath(t))
+	right := srv.Tmux("show-options", "-gv", "status-right")
+	want := "#{?#{@codeman-state},[codeman #{@codeman-state}] ,}" + rest
+	pane := strings.TrimSpace(srv.Tmux("display-message", "-p", "#{pane_id}"))
+	srv.Tmux("set-option", "-p", "-t", pane, "@codeman-test", want)
+	if got := srv.Tmux("display-message", "-p", "#{==:#{status-right},#{@codeman-test}}"); strings.TrimSpace(got) != "1" {
+		t.Fatalf("status-right differs from what was set: %q", right)
+	}
+}
