@@ -98,6 +98,9 @@ type Doctor struct {
 	Screen screen.Runner
 	// TmuxServerVersion reads a running tmux server's version.
 	TmuxServerVersion func(ctx context.Context, srv tmux.Server) (string, error)
+	// TmuxPanes lists a running tmux server's panes, which proves that
+	// codeman can read them; nil skips that check.
+	TmuxPanes func(ctx context.Context, srv tmux.Server) ([]tmux.ListedPane, error)
 	// Paths returns the daemon's paths, creating and checking the private
 	// runtime dirs (DefaultPaths).
 	Paths func() (Paths, error)
@@ -138,6 +141,7 @@ func NewDoctor(binary, version string, env func(string) string) *Doctor {
 		Output:            runOutput,
 		Screen:            screen.ExecRunner{},
 		TmuxServerVersion: func(ctx context.Context, srv tmux.Server) (string, error) { return srv.Version(ctx) },
+		TmuxPanes:         func(ctx context.Context, srv tmux.Server) ([]tmux.ListedPane, error) { return srv.ListPanes(ctx) },
 		Paths:             func() (Paths, error) { return DefaultPaths(env) },
 		Lstat:             os.Lstat,
 		Stat:              os.Stat,

@@ -83,6 +83,7 @@ func (f *fakeDaemon) Panes(context.Context) ([]PaneStatus, error) { return f.pan
 type fakeMachine struct {
 	programs map[string]string // program -> what it prints for its version; absent: not on PATH
 	servers  map[string]string // tmux socket -> server version
+	unread   map[string]error  // tmux socket -> why its panes cannot be read
 	screen   string
 	fs       fakeFS
 	pathsErr error
@@ -164,6 +165,9 @@ func newFakeDoctor(m *fakeMachine) *Doctor {
 				return v, nil
 			}
 			return "", fmt.Errorf("read tmux version: no server running on %s", srv.Socket)
+		},
+		TmuxPanes: func(_ context.Context, srv tmux.Server) ([]tmux.ListedPane, error) {
+			return nil, m.unread[srv.Socket]
 		},
 		Paths: func() (Paths, error) {
 			return Paths{

@@ -75,6 +75,50 @@ func TestDoctor_OldTmux(t *testing.T) {
 	wantCheck(t, rep, "tmux server /tmp/tmux-1000/default", VerdictError, "3.0 is too old", "restart this server")
 }
 
+// doctor names what differs on each tmux release, and a server whose
+// panes it cannot read is an error whatever its version.
+func TestDoctor_TmuxReleases(t *testing.T) {
+	const server = "tmux server /tmp/tmux-1000/default"
+	for _, tc := range []struct {
+		name, version string
+		verdict       Verdict
+		want          []string
+	}{
+		{"Tested", "3.3a", VerdictOK, []string{"runs tmux 3.3a"}},
+		{"Escapes", "3.4", VerdictOK, []string{"runs tmux 3.4", "codeman reads it back"}},
+		{"NoClientMessage", "3.2a", VerdictWarn, []string{"not shown on the status line", "bell", "tmux 3.3 or newer"}},
+		{"Newer", "3.9", VerdictNote, []string{"newer than the newest release codeman is tested with (3.7c)"}},
+		{"Master", "master", VerdictNote, []string{"development build", "3.2a to 3.7c"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := healthyMachine()
+			m.servers["/tmp/tmux-1000/default"] = tc.version
+			wantCheck(t, runFake(t, m), server, tc.verdict, tc.want...)
+		})
+	}
+
+	m := healthyMachine()
+	m.servers["/tmp/tmux-1000/default"] = "3.4"
+	m.unread = map[string]error{"/tmp/tmux-1000/default": fmt.Errorf(`list panes: read pane fields from "%%0\\0370": want 12 fields`)}
+	wantCheck(t, runFake(t, m), server, VerdictError, "cannot read its panes", "want 12 fields", "3.2a, 3.3a")
+
+	// The server doctor runs in is checked with no pane enabled on it.
+	m = healthyMachine()
+	m.daemon.panes = nil
+	m.daemon.healths[0].Panes, m.daemon.healths[0].Controllers = 0, 0
+	m.servers["/tmp/tmux-1000/work"] = "3.5a"
+	m.unread = map[string]error{"/tmp/tmux-1000/work": fmt.Errorf("list panes: got 1 fields")}
+	d := newFakeDoctor(m)
+	env := d.Env
+	d.Env = func(k string) string {
+		if k == "TMUX" {
+			return "/tmp/tmux-1000/work,123,0"
+		}
+		return env(k)
+	}
+	wantCheck(t, d.Run(context.Background()), "tmux server /tmp/tmux-1000/work", VerdictError, "cannot read its panes")
+}
+
 func TestDoctor_Claude(t *testing.T) {
 	for _, tc := range []struct {
 		name, output string

@@ -32,8 +32,8 @@ func neededBy(panes int, one, many string) string {
 }
 
 // checkTmux checks the tmux on PATH, and the version of each tmux server
-// that has an enabled pane (a server started before an upgrade runs the
-// old tmux).
+// that has an enabled pane or that doctor runs in (a server started before
+// an upgrade runs the old tmux), and that codeman can read its panes.
 func (d *Doctor) checkTmux(ctx context.Context, addrs []string) []Check {
 	panes := countPrefix(addrs, "tmux:")
 	path, err := d.LookPath("tmux")
@@ -42,7 +42,14 @@ func (d *Doctor) checkTmux(ctx context.Context, addrs []string) []Check {
 			Fix: "install tmux 3.2 or newer"}}
 	}
 	checks := []Check{d.checkTmuxBinary(ctx, path, panes)}
-	for _, srv := range tmuxServers(addrs) {
+	servers := tmuxServers(addrs)
+	if d.Env != nil {
+		// The server doctor runs in, where the next attach will be.
+		if own, err := tmux.ServerFromEnv(d.Env("TMUX")); err == nil && !slices.Contains(servers, own) {
+			servers = append(servers, own)
+		}
+	}
+	for _, srv := range servers {
 		checks = append(checks, d.checkTmuxServer(ctx, srv))
 	}
 	return checks
@@ -58,7 +65,7 @@ func (d *Doctor) checkTmuxBinary(ctx context.Context, path string, panes int) Ch
 		return Check{Name: "tmux", Verdict: needVerdict(panes, VerdictWarn), Message: fmt.Sprintf("%s: %v; %s", path, err, neededBy(panes, "tmux pane", "tmux panes")),
 			Fix: "install tmux 3.2 or newer"}
 	}
-	return Check{Name: "tmux", Verdict: VerdictOK, Message: v + " (" + path + ")"}
+	return releaseCheck("tmux", v+" ("+path+")", v)
 }
 
 func (d *Doctor) checkTmuxServer(ctx context.Context, srv tmux.Server) Check {
@@ -71,7 +78,36 @@ func (d *Doctor) checkTmuxServer(ctx context.Context, srv tmux.Server) Check {
 		return Check{Name: name, Verdict: VerdictError, Message: "runs " + err.Error(),
 			Fix: "restart this server with a newer tmux: its sessions end with it"}
 	}
-	return Check{Name: name, Verdict: VerdictOK, Message: "runs tmux " + v}
+	if d.TmuxPanes != nil {
+		// A server codeman cannot read is no server codeman works with,
+		// whatever its version says.
+		if _, err := d.TmuxPanes(ctx, srv); err != nil {
+			return Check{Name: name, Verdict: VerdictError, Message: "runs tmux " + v + ", but codeman cannot read its panes: " + err.Error(),
+				Fix: "report this with `tmux -V`; tmux " + strings.Join(tmux.TestedReleases, ", ") + " are tested"}
+		}
+	}
+	return releaseCheck(name, "runs tmux "+v, v)
+}
+
+// releaseCheck turns what codeman knows of tmux release v into a check.
+func releaseCheck(name, msg, v string) Check {
+	pv, err := tmux.ParseVersion(v)
+	if err != nil {
+		return Check{Name: name, Verdict: VerdictWarn, Message: msg + ": " + err.Error()}
+	}
+	sup := tmux.Support(pv)
+	c := Check{Name: name, Verdict: VerdictOK, Message: msg, Fix: sup.Fix}
+	switch {
+	case !sup.Tested:
+		c.Verdict = VerdictNote
+		c.Message += ": " + sup.Note
+	case sup.Fix != "":
+		c.Verdict = VerdictWarn
+		c.Message += ": " + sup.Note
+	case sup.Note != "":
+		c.Message += " (" + sup.Note + ")"
+	}
+	return c
 }
 
 // tmuxServers are the distinct servers of the tmux addresses, in order.
