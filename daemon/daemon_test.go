@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 		os.Setenv("SCREENDIR", dir)
 		code := m.Run()
 		os.RemoveAll(dir)
+		if code != 0 {
+			fmt.Fprintln(os.Stderr, "the tests ran on", tmuxtest.Releases())
+		}
 		os.Exit(code)
 	}
 	os.Exit(m.Run())

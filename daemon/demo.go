@@ -200,6 +200,11 @@ func startDemoSession(ctx context.Context, opts DemoOptions, agent demoAgent, si
 		return tmux.Server{}, "", fmt.Errorf("start the demo tmux server: unexpected answer %q", b)
 	}
 	srv := tmux.Server{Socket: socket}
+	if v, err := srv.Version(ctx); err == nil && strings.HasPrefix(v, "3.2") {
+		// tmux 3.2 sizes a detached session by default-size (80x24) when
+		// window-size is latest, whatever -x and -y say.
+		_, _ = srv.Run(ctx, "resize-window", "-t", pane, "-x", "200", "-y", "50") // a smaller demo still runs
+	}
 	waitCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	for {

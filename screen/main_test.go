@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/codeman-dev/codeman/internal/simclaude"
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
 )
 
 // programEnv makes the test binary run a test program instead of the
@@ -40,7 +41,11 @@ func runIsolated(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	os.Setenv("SCREENDIR", dir)
-	return m.Run()
+	code := m.Run()
+	if code != 0 {
+		fmt.Fprintln(os.Stderr, "the tests ran on", tmuxtest.Releases())
+	}
+	return code
 }
 
 // echoRead is one read of the echo program, as logged.
