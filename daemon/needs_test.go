@@ -58,10 +58,12 @@ func TestDaemon_NeedsYouRaisedAndCleared(t *testing.T) {
 	})
 
 	cwd, _ := os.Getwd()
+	// tmux 3.2 rings the bell only (tmux.ErrNoticeUnsupported).
+	shown := !strings.HasPrefix(r.tmux.Version(), "3.2")
 	r.waitFor("the notification command run and the notice on the person's terminal", 10*time.Second, func() bool {
 		out, _ := os.ReadFile(notified)
 		return strings.Contains(string(out), "raised question ask "+cwd+"|ask:0.0 (%0) needs you (question") &&
-			strings.Contains(client.Output(), "codeman: ask:0.0 (%0) needs you") && strings.Contains(client.Output(), "\a")
+			(!shown || strings.Contains(client.Output(), "codeman: ask:0.0 (%0) needs you")) && strings.Contains(client.Output(), "\a")
 	})
 
 	// A person answers: Enter picks the first option.
