@@ -17,14 +17,7 @@ func (s *Server) NewSession(name string, argv ...string) (paneID string) {
 	if len(argv) > 0 {
 		args = append(append(args, "--"), literalWords(argv)...)
 	}
-	id := strings.TrimSpace(s.Tmux(args...))
-	if strings.HasPrefix(s.version, "3.2") {
-		// tmux 3.2 sizes a detached session by default-size when
-		// window-size is latest, whatever -x and -y say; resize-window
-		// fixes the size (and makes the window's window-size manual).
-		s.Tmux("resize-window", "-t", id, "-x", fmt.Sprint(Width), "-y", fmt.Sprint(Height))
-	}
-	return id
+	return strings.TrimSpace(s.Tmux(args...))
 }
 
 // Capture returns the visible screen of paneID.

@@ -94,6 +94,11 @@ func NewServerWith(t testing.TB, opts Options) *Server {
 	t.Cleanup(s.Close)
 	info := strings.Fields(s.Tmux("display-message", "-p", "#{socket_path} #{version}"))
 	s.socket, s.version = info[0], info[1]
+	if strings.HasPrefix(s.version, "3.2") {
+		// tmux 3.2 sizes a detached session by default-size (80x24) when
+		// window-size is latest, whatever new-session's -x and -y say.
+		s.Tmux("set-option", "-g", "window-size", "manual")
+	}
 	return s
 }
 
