@@ -74,23 +74,29 @@ build_screen() {
 	rm -rf "$work"
 }
 
-if command -v tmux >/dev/null; then
-	echo "tmux $(tmux -V | awk '{print $2}') $(command -v tmux) system"
-fi
-for archive in "$sources"/tmux-*.tar.gz; do
-	[ -e "$archive" ] || continue
-	release=$(basename "$archive" .tar.gz)
-	release=${release#tmux-}
-	build_tmux "$release"
-	echo "tmux $release $cache/tmux-$release/bin/tmux"
-done
-if command -v screen >/dev/null; then
-	echo "screen $(screen -v | awk '{print $3}' | sed 's/\.00$//') $(command -v screen) system"
-fi
-for archive in "$sources"/screen-*.tar.gz; do
-	[ -e "$archive" ] || continue
-	release=$(basename "$archive" .tar.gz)
-	release=${release#screen-}
-	build_screen "$release"
-	echo "screen $release $cache/screen-$release/bin/screen"
-done
+# system_release PROGRAM: PROGRAM's release, when the system has it.
+system_release() {
+	case $1 in
+	tmux) tmux -V | awk '{print $2}' ;;
+	screen) screen -v | awk '{print $3}' | sed 's/\.00$//' ;;
+	esac
+}
+
+# build_all PROGRAM: the system's PROGRAM, then each release of it in the
+# sources, built.
+build_all() {
+	local prog=$1 archive release
+	if command -v "$prog" >/dev/null; then
+		echo "$prog $(system_release "$prog") $(command -v "$prog") system"
+	fi
+	for archive in "$sources/$prog"-*.tar.gz; do
+		[ -e "$archive" ] || continue
+		release=$(basename "$archive" .tar.gz)
+		release=${release#"$prog"-}
+		"build_$prog" "$release"
+		echo "$prog $release $cache/$prog-$release/bin/$prog"
+	done
+}
+
+build_all tmux
+build_all screen
