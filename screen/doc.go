@@ -37,9 +37,9 @@
 //     session's paste buffer.
 //   - Screen before 5.0 writes hardcopies with only the low byte of each
 //     character. The decoder repairs the glyphs Claude Code draws (see
-//     legacy.go); every real screen in testdata reads the same to the
-//     detector after the loss and the repair. Screen 5 hardcopies are
-//     exact.
+//     legacy.go), and the Codex CLI's composer chevron; every real screen
+//     in testdata reads the same to the detector after the loss and the
+//     repair. Screen 5 hardcopies are exact.
 //   - A -Q query listens on a socket named after the session
 //     (PID.name-queryA) for its reply, and every command to the session
 //     probes the sockets whose names start with the session's. Two

@@ -19,7 +19,9 @@ import (
 // mapped only where Claude Code's layout leaves no doubt (a row's first
 // column, a rule made of one glyph). TestLegacyDecode_ClaudeScreens runs
 // every real screen through the loss and this repair and checks that the
-// detector reads the same facts.
+// detector reads the same facts. Of the Codex CLI's glyphs only the
+// composer's "›" (U+203A, as ":") is repaired: without it Codex never
+// looks idle.
 
 // lostGlyphs maps a C0 or C1 byte to the Claude Code glyph with that low
 // byte. Where several glyphs share a byte, the one that matters for
@@ -78,6 +80,7 @@ var spinnerBytes = [256]rune{
 // before a space, and are ASCII or a common Latin-1 character elsewhere.
 var leadGlyphs = [256]rune{
 	'o':  '❯', // U+276F, prompt box input row, prompt echo, menu selector
+	':':  '›', // U+203A, the Codex CLI's composer, prompt echo, menu selector
 	0xA0: '⚠', // U+26A0, usage-limit notice; a NO-BREAK SPACE elsewhere
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/codeman-dev/codeman/respawn"
+	"github.com/codeman-dev/codeman/respawn/codex"
 )
 
 // loseHighBytes writes rows the way screen 4.x hardcopy does: each cell's
@@ -78,6 +79,25 @@ func TestLegacyDecode_ClaudeScreens(t *testing.T) {
 	t.Logf("%d of %d rows exact", rowsExact, rowsTotal)
 }
 
+// The Codex CLI's composer survives the screen 4 loss: the Codex agent
+// finds it, and the text in it, on every real screen as on the exact one.
+// Without it Codex never looks idle in a screen 4 window.
+func TestLegacyDecode_CodexComposer(t *testing.T) {
+	files, err := filepath.Glob("../respawn/testdata/codex/screens/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Codex screen fixtures: %v", err)
+	}
+	a := codex.New()
+	for _, f := range files {
+		want := readScreenFixture(t, f)
+		wf := a.Classify(respawn.Screen{Lines: want})
+		gf := a.Classify(respawn.Screen{Lines: decodeLegacy(loseHighBytes(want))})
+		if gf.PromptBox != wf.PromptBox || gf.Input != wf.Input {
+			t.Errorf("%s: composer %t %q after the screen 4 loss, want %t %q", filepath.Base(f), gf.PromptBox, gf.Input, wf.PromptBox, wf.Input)
+		}
+	}
+}
+
 func TestDecodeLegacyRow(t *testing.T) {
 	tests := []struct {
 		name string
@@ -88,6 +108,8 @@ func TestDecodeLegacyRow(t *testing.T) {
 		{"EmptyInputRow", []byte{'o', 0xA0}, "❯\u00a0"},
 		{"PromptEcho", []byte("o fix the tests"), "❯ fix the tests"},
 		{"MenuSelector", []byte("o 1. Yes, and use auto mode"), "❯ 1. Yes, and use auto mode"},
+		{"CodexComposer", []byte(": Ask Codex to do anything"), "› Ask Codex to do anything"},
+		{"CodexOption", []byte(": 1. Yes, proceed (y)"), "› 1. Yes, proceed (y)"},
 		{"StatusLine", []byte("6 Sublimating& (32s \xb7 \x91 1.2k tokens)"), "✶ Sublimating… (32s · ↑ 1.2k tokens)"},
 		{"Completion", []byte("; Baked for 1m 11s \xb7 done 6:54 PM"), "✻ Baked for 1m 11s · done 6:54 PM"},
 		// 中 (U+4E2D) and 文 (U+6587) are lost for good: "-" and a C1
@@ -126,6 +148,7 @@ func TestDecodeLegacyRow_Traps(t *testing.T) {
 		"  solo o",
 		"LLM",
 		"  x = y",
+		"note: column 0",
 		"mnop",
 	} {
 		if got, _ := decodeLegacyRow([]byte(row)); got != row {

@@ -40,6 +40,10 @@ type Options struct {
 	// RecordHooks installs a hook command for RecordedHookEvents that
 	// logs each call; see Events and WaitForEvent.
 	RecordHooks bool
+	// Screen runs claude in a window of a GNU screen session, whose display
+	// the tmux pane holds (clitest.Launch.Screen): Address is then the
+	// window's, screen:<PID.name>:0. It does not go with Record.
+	Screen bool
 	// Record captures the pane's raw output from before Claude's first
 	// frame, for SaveCast.
 	Record bool
@@ -84,7 +88,7 @@ func NewSession(t testing.TB, opts Options) *Session {
 	}
 	s.Start(clitest.Launch{
 		Env: s.claudeEnv(opts), Argv: append([]string{claude}, opts.Args...),
-		Record: opts.Record, Ready: ready, Timeout: timeout,
+		Record: opts.Record, Screen: opts.Screen, Ready: ready, Timeout: timeout,
 	})
 	return s
 }

@@ -19,6 +19,11 @@
 // Everything waits on conditions with deadlines, and a failed wait dumps
 // the pane and the fake API's requests.
 //
-// clitest is test support: it imports internal/tmuxtest and internal/wait
-// and nothing else of codeman, and only tests may import it.
+// With Launch.Screen the CLI runs in a window of a GNU screen session
+// instead, whose display the pane holds as a person's terminal would: the
+// same waits, keys and captures, and Address names the window.
+//
+// clitest is test support: it imports internal/tmuxtest, internal/childenv
+// and internal/wait and nothing else of codeman, and only tests may import
+// it.
 package clitest

@@ -42,6 +42,12 @@ type Launch struct {
 	// Ready says when the CLI has started; Timeout bounds the wait for it.
 	Ready   func(screen string) bool
 	Timeout time.Duration
+	// Screen runs the CLI in window 0 of a GNU screen session instead of
+	// in the pane itself. The pane then holds screen's display of the
+	// session, attached as a person's terminal would be: capture, typed
+	// keys and the pane title (the window's title) all go through it, and
+	// Address names the window. It does not go with Record.
+	Screen bool
 }
 
 // Pane is one real CLI in a pane of a private tmux server, with a
@@ -62,6 +68,7 @@ type Pane struct {
 	// serverPID is the tmux server's pid, for $TMUX.
 	serverPID string
 	rec       *recorder
+	screen    *screenSession // the GNU screen session the CLI runs in, nil in a plain pane
 }
 
 // NewPane lays out the session's dirs: HOME, the project dir HOME/proj
@@ -107,14 +114,24 @@ func (p *Pane) makeDirs() error {
 }
 
 // Start starts the private tmux server, opens the pane, attaches the
-// recorder, lets the CLI run and waits until Ready holds.
+// recorder (or, with Launch.Screen, starts the screen session in the
+// pane), lets the CLI run and waits until Ready holds.
 func (p *Pane) Start(l Launch) {
 	p.t.Helper()
+	if l.Screen {
+		p.screen = p.newScreenSession(l)
+	}
 	p.tmux = tmuxtest.NewServerWith(p.t, tmuxtest.Options{Config: serverConf, Env: serverEnv(p.home, p.tmp)})
 	if err := p.open(l); err != nil {
 		p.t.Fatalf("%s: %v", p.cfg.Pkg, err)
 	}
+	if p.screen != nil {
+		p.screen.find()
+	}
 	p.WaitFor(l.Ready, p.cfg.Program+" to start", l.Timeout)
+	if p.screen != nil {
+		p.pid = p.screen.programPID()
+	}
 }
 
 // open opens the pane, attaches the recorder, and lets the CLI run.
@@ -150,13 +167,18 @@ func (p *Pane) startGate() string { return p.cfg.Pkg + "-start" }
 // server that already runs does not pass a client's environment on
 // (docs/claude-code.md).
 func (p *Pane) paneCommand(l Launch) string {
-	var words []string
-	for _, w := range append(append([]string(nil), l.Env...), l.Argv...) {
-		words = append(words, ShellQuote(w))
+	words := append(append([]string(nil), l.Env...), l.Argv...)
+	if p.screen != nil {
+		words = p.screen.command(words)
+	} else {
+		words = append([]string{"env"}, words...)
+	}
+	for i, w := range words {
+		words[i] = ShellQuote(w)
 	}
 	// Inside the pane $TMUX names this server, so the bare tmux client
 	// reaches it.
-	return "tmux wait-for " + p.startGate() + " && exec env " + strings.Join(words, " ")
+	return "tmux wait-for " + p.startGate() + " && exec " + strings.Join(words, " ")
 }
 
 // Socket returns the tmux server's socket path.
@@ -165,8 +187,14 @@ func (p *Pane) Socket() string { return p.socket }
 // PaneID returns the CLI's pane id, such as "%0".
 func (p *Pane) PaneID() string { return p.pane }
 
-// Address returns the pane's canonical address, tmux:<socket>:<pane id>.
-func (p *Pane) Address() string { return "tmux:" + p.socket + ":" + p.pane }
+// Address returns the pane's canonical address, tmux:<socket>:<pane id>;
+// with Launch.Screen, the window's, screen:<PID.name>:0.
+func (p *Pane) Address() string {
+	if p.screen != nil {
+		return p.screen.address()
+	}
+	return "tmux:" + p.socket + ":" + p.pane
+}
 
 // Home returns the throwaway HOME.
 func (p *Pane) Home() string { return p.home }
@@ -188,9 +216,13 @@ func (p *Pane) PaneTitle() string {
 }
 
 // PaneEnv returns the environment a program started in the CLI's pane
-// would see: the server's minimal environment plus TMUX and TMUX_PANE. Run
-// codeman with it to act on the session as if from inside the pane.
+// would see: the server's minimal environment plus TMUX and TMUX_PANE
+// (with Launch.Screen: STY and WINDOW). Run codeman with it to act on the
+// session as if from inside the pane.
 func (p *Pane) PaneEnv() []string {
+	if p.screen != nil {
+		return append(p.tmux.Env(), "STY="+p.screen.name, "WINDOW=0")
+	}
 	return append(p.tmux.Env(),
 		"TMUX="+p.socket+","+p.serverPID+",0", "TMUX_PANE="+p.pane)
 }

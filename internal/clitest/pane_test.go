@@ -85,3 +85,45 @@ func TestPane_RecordsUntilTheCLIExits(t *testing.T) {
 		t.Errorf("markers %q, want %q", markers, want)
 	}
 }
+
+// The stand-in CLI in a GNU screen window: the address names the window,
+// and the CLI, so its hooks too, sees the window's STY and WINDOW and not
+// the pane's TMUX.
+func TestPane_InScreen(t *testing.T) {
+	dir, err := os.MkdirTemp("", "scr") // short and 0700, as screen wants it
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Setenv("SCREENDIR", dir)
+	p := clitest.NewPane(t, clitest.Config{Pkg: "clitest", Program: "echo-cli"})
+	script, err := p.RecordEvents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Start(clitest.Launch{
+		Env: []string{"REC=" + script},
+		Argv: []string{"/bin/sh", "-c", `printf 'ready\n'; read -r line; ` +
+			`printf '{"hook_event_name":"Stop","line":"%s","sty":"%s","window":"%s","tmux":"%s"}' "$line" "$STY" "$WINDOW" "$TMUX$TMUX_PANE" | "$REC" hook`},
+		Screen:  true,
+		Ready:   clitest.Contains("ready"),
+		Timeout: 10 * time.Second,
+	})
+	sty, ok := strings.CutPrefix(p.Address(), "screen:")
+	sty, ok2 := strings.CutSuffix(sty, ":0")
+	if !ok || !ok2 {
+		t.Fatalf("Address %q, want screen:<PID.name>:0", p.Address())
+	}
+	if env := p.PaneEnv(); !slices.Contains(env, "STY="+sty) || !slices.Contains(env, "WINDOW=0") {
+		t.Errorf("PaneEnv %q lacks the window", env)
+	}
+
+	p.Type("hello world")
+	stop := p.WaitForEvent(clitest.Hook("Stop", time.Time{}), "Stop", 5*time.Second)
+	for key, want := range map[string]string{"line": "hello world", "sty": sty, "window": "0", "tmux": ""} {
+		if got := stop.Field(key); got != want {
+			t.Errorf("the CLI saw %s %q, want %q", key, got, want)
+		}
+	}
+	p.WaitForExit(5 * time.Second)
+}

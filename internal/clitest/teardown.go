@@ -36,10 +36,16 @@ func removeAll(dir string) error {
 	return err
 }
 
-// stopTmux stops the recorder, the server and the CLI.
+// stopTmux stops the recorder, the screen session, the server and the
+// CLI.
 func (p *Pane) stopTmux() {
 	if p.rec != nil {
 		p.rec.stop(p.tmux)
+	}
+	if p.screen != nil {
+		// A display that hangs up only detaches: the session and the CLI
+		// would outlive the tmux server.
+		p.screen.quit()
 	}
 	p.tmux.Close()
 	if p.pid > 0 {

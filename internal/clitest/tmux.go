@@ -31,7 +31,8 @@ func serverEnv(home, tmp string) []string {
 		"TZ=UTC",
 		"SHELL=" + loginShell(),
 	}
-	for _, k := range []string{"USER", "LOGNAME"} {
+	// SCREENDIR: where the screen sessions of Launch.Screen live.
+	for _, k := range []string{"USER", "LOGNAME", "SCREENDIR"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
 		}

@@ -38,6 +38,10 @@ type Options struct {
 	// Setup runs once CODEX_HOME is seeded, before codex starts: to
 	// install hooks the way a user would (then leave RecordHooks off).
 	Setup func(codexHome string) error
+	// Screen runs codex in a window of a GNU screen session, whose display
+	// the tmux pane holds (clitest.Launch.Screen): Address is then the
+	// window's, screen:<PID.name>:0. It does not go with Record.
+	Screen bool
 	// Record captures the pane's raw output from before Codex's first
 	// frame, for SaveCast.
 	Record bool
@@ -97,7 +101,7 @@ func NewSession(t testing.TB, opts Options) *Session {
 	}
 	s.Start(clitest.Launch{
 		Env: s.codexEnv(opts), Argv: append([]string{codex}, opts.Args...),
-		Record: opts.Record, Ready: ready, Timeout: timeout,
+		Record: opts.Record, Screen: opts.Screen, Ready: ready, Timeout: timeout,
 	})
 	return s
 }

@@ -103,6 +103,7 @@ func (r *rig) newCodex(t *testing.T, withHooks bool) *codexPane {
 	s := codextest.NewSession(t, codextest.Options{
 		RecordHooks: true,
 		Env:         []string{"XDG_RUNTIME_DIR=" + r.env["XDG_RUNTIME_DIR"]},
+		Screen:      r.screen,
 	})
 	if withHooks {
 		// Codex reads hooks.json when a session starts, which is with

@@ -39,7 +39,14 @@ var codexToolRun = fakeopenai.Shell("sleep 4 && echo done")
 // the turn ran.
 func TestCodexCycle_AfterSlowTurn(t *testing.T) {
 	t.Parallel()
+	codexCycleAfterSlowTurn(t, false)
+}
+
+// codexCycleAfterSlowTurn is TestCodexCycle_AfterSlowTurn's scenario, with
+// Codex in a tmux pane or, inScreen, in a GNU screen window.
+func codexCycleAfterSlowTurn(t *testing.T, inScreen bool) {
 	r := newCodexRig(t)
+	r.screen = inScreen
 	r.startDaemon(nil)
 	c := r.newCodex(t, true)
 	const work = "build the release"

@@ -40,7 +40,14 @@ var toolRun = &fakeapi.ToolCall{Name: "Bash", Input: map[string]any{
 // and nothing while the reply streamed or the tool ran.
 func TestCycle_AfterSlowTurn(t *testing.T) {
 	t.Parallel()
+	cycleAfterSlowTurn(t, false)
+}
+
+// cycleAfterSlowTurn is TestCycle_AfterSlowTurn's scenario, with Claude in
+// a tmux pane or, inScreen, in a GNU screen window.
+func cycleAfterSlowTurn(t *testing.T, inScreen bool) {
 	r := newRig(t)
+	r.screen = inScreen
 	r.startDaemon(nil)
 	c := r.newClaude(t, claudetest.Options{}, r.hookWrapper())
 	const work = "build the release"

@@ -37,6 +37,14 @@
 // sign of a turn while its reply streams. They skip without the CLI
 // (install it with scripts/install-codex.sh or set CODEMAN_E2E_CODEX).
 //
+// The screen scenarios (TestScreen_*, -run Screen) run both full cycles
+// again with the CLI in a window of a GNU screen session, the screen on
+// PATH with a SCREENDIR of the test binary's own, and codeman attached to
+// the window (screen:<PID.name>:0): its hardcopy poller reads the screen
+// and its keys go through screen. The tmux pane holds screen's display, as
+// a person's terminal would, for the test's own look at the screen and
+// keys. A failure names the screen release (`screen -v`).
+//
 // The test binary doubles as codeman's hook handler: Claude runs a wrapper
 // script named codeman that execs the test binary with CODEMAN_E2E_ROLE=hook,
 // and TestMain dispatches it to hooks.Handle (the stdlib os/exec test

@@ -17,8 +17,9 @@ import (
 // running tests.
 const roleVar = "CODEMAN_E2E_ROLE"
 
-// TestMain dispatches the hook handler role (stdlib os/exec test style) and
-// removes the codeman binary built for the restart scenario.
+// TestMain dispatches the hook handler role (stdlib os/exec test style),
+// gives the screen scenarios a SCREENDIR of their own, and removes the
+// codeman binary built for the restart scenario.
 func TestMain(m *testing.M) {
 	if os.Getenv(roleVar) == "hook" {
 		// As `codeman hook` does: stay silent and exit 0 whatever happens,
@@ -26,9 +27,19 @@ func TestMain(m *testing.M) {
 		_, _ = hooks.Handle(os.Stdin, os.Getenv, time.Now())
 		os.Exit(0)
 	}
+	// The screen scenarios' sessions live in a private SCREENDIR, away
+	// from whoever runs the tests: the daemon, which runs in this process,
+	// and every screen command of the tests look there.
+	screenDir, err := os.MkdirTemp("", "scr") // short: screen's socket paths are limited
+	if err == nil {
+		os.Setenv("SCREENDIR", screenDir)
+	}
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
+	}
+	if screenDir != "" {
+		os.RemoveAll(screenDir)
 	}
 	os.Exit(code)
 }

@@ -37,6 +37,9 @@ type rig struct {
 	config string // config.toml
 	client *daemon.Client
 	stop   func() // stops the running daemon, nil when none runs
+	// screen starts the sessions in a window of a GNU screen session
+	// instead of a tmux pane (clitest.Launch.Screen).
+	screen bool
 }
 
 // newRig is the rig of the Claude Code scenarios: testConfig.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ type claude struct {
 // settings; "" installs none. Claude's own hook calls are always recorded.
 func (r *rig) newClaude(t *testing.T, opts claudetest.Options, hookBinary string) *claude {
 	t.Helper()
-	opts.RecordHooks = true
+	opts.RecordHooks, opts.Screen = true, opts.Screen || r.screen
 	// The handler writes its markers into the spool under the daemon's
 	// runtime dir; Claude passes its environment on to hook commands.
 	opts.Env = append(opts.Env, "XDG_RUNTIME_DIR="+r.env["XDG_RUNTIME_DIR"])
@@ -142,6 +143,9 @@ type sessionLogs struct {
 // log, the screen timeline and the daemon log.
 func (r *rig) dumpSession(address string, start time.Time, mon *monitor, logs sessionLogs) string {
 	var b strings.Builder
+	if strings.HasPrefix(address, "screen:") {
+		fmt.Fprintf(&b, "--- on %s ---\n", screenVersion())
+	}
 	fmt.Fprintf(&b, "--- %s ---\n%s\n", logs.screenHeading, logs.screen)
 	fmt.Fprintf(&b, "--- codeman's view (times are wall clock; the session started %s) ---\n%s",
 		start.Format("15:04:05.000"), r.describePane(address))
@@ -150,6 +154,16 @@ func (r *rig) dumpSession(address string, start time.Time, mon *monitor, logs se
 	fmt.Fprintf(&b, "--- screen timeline ---\n%s", mon.describe(start))
 	b.WriteString(r.daemonLog())
 	return b.String()
+}
+
+// screenVersion is what `screen -v` says of the screen on PATH, which the
+// screen scenarios run.
+func screenVersion() string {
+	out, err := exec.Command("screen", "-v").CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("screen -v: %v %s", err, out)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func describeRequests(start time.Time, reqs []fakeapi.Request) string {
