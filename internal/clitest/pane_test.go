@@ -18,15 +18,23 @@ const echoCLI = `printf 'ready\n'; read -r line; ` +
 	`printf '{"hook_event_name":"Stop","line":"%s"}' "$line" | "$REC" hook; ` +
 	`printf 'got %s\n' "$line"; exit 3`
 
-// A whole session on a stand-in CLI: typed input, a hook call, the exit,
-// and a recording saved after the program has gone, whose pipe tmux no
-// longer closes on request.
-func TestPane_RecordsUntilTheCLIExits(t *testing.T) {
+// echoPane is a pane for the stand-in CLI and the script that records its
+// hook calls.
+func echoPane(t *testing.T) (*clitest.Pane, string) {
+	t.Helper()
 	p := clitest.NewPane(t, clitest.Config{Pkg: "clitest", Program: "echo-cli"})
 	script, err := p.RecordEvents()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p, script
+}
+
+// A whole session on a stand-in CLI: typed input, a hook call, the exit,
+// and a recording saved after the program has gone, whose pipe tmux no
+// longer closes on request.
+func TestPane_RecordsUntilTheCLIExits(t *testing.T) {
+	p, script := echoPane(t)
 	p.Start(clitest.Launch{
 		Env:    []string{"REC=" + script},
 		Argv:   []string{"/bin/sh", "-c", echoCLI},
@@ -96,11 +104,7 @@ func TestPane_InScreen(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	t.Setenv("SCREENDIR", dir)
-	p := clitest.NewPane(t, clitest.Config{Pkg: "clitest", Program: "echo-cli"})
-	script, err := p.RecordEvents()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, script := echoPane(t)
 	p.Start(clitest.Launch{
 		Env: []string{"REC=" + script},
 		Argv: []string{"/bin/sh", "-c", `printf 'ready\n'; read -r line; ` +
