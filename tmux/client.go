@@ -127,6 +127,7 @@ type Client struct {
 	cancel      context.CancelFunc
 	wg          sync.WaitGroup
 	startCalled bool
+	version     *Version // the server's, read by Start
 }
 
 type subscription struct {
@@ -193,7 +194,24 @@ func (c *Client) checkServerVersion(ctx context.Context) error {
 	if err == nil {
 		err = CheckVersion(v)
 	}
+	if pv, perr := ParseVersion(v); err == nil && perr == nil {
+		c.mu.Lock()
+		c.version = &pv
+		c.mu.Unlock()
+	}
 	return err
+}
+
+// ServerVersion returns the server's version as Start read it, so that
+// what depends on the release costs no command; ok is false before Start
+// or when it could not be read.
+func (c *Client) ServerVersion() (v Version, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == nil {
+		return Version{}, false
+	}
+	return *c.version, true
 }
 
 // Close stops the client and returns once its goroutines are gone.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/jonboulle/clockwork"
@@ -56,9 +55,6 @@ type PaneTerminal struct {
 	srv  Server
 	pane string
 	opts TerminalOptions
-
-	mu      sync.Mutex
-	version *Version // the server's, read at the first paste
 }
 
 // NewPaneTerminal returns the terminal for paneID ("%3") on srv.
@@ -146,19 +142,13 @@ func (t *PaneTerminal) paste(ctx context.Context, text string) error {
 // buffer through vis(3) (ESC arrives as ^[) unless -S is given.
 var firstEscapedPaste = Version{Major: 3, Minor: 7}
 
-// pastesEscaped reports whether the pane's server needs paste-buffer -S,
-// reading its version once.
+// pastesEscaped reports whether the pane's server needs paste-buffer -S.
 func (t *PaneTerminal) pastesEscaped(ctx context.Context) (bool, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.version == nil {
-		v, err := runnerVersion(ctx, t.srv)
-		if err != nil {
-			return false, err
-		}
-		t.version = &v
+	v, err := runnerVersion(ctx, t.opts.Runner)
+	if err != nil {
+		return false, err
 	}
-	return !t.version.Less(firstEscapedPaste), nil
+	return !v.Less(firstEscapedPaste), nil
 }
 
 // pressKeys maps the keys Press accepts to tmux key names. Escape is left

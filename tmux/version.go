@@ -106,8 +106,14 @@ func (s Server) Version(ctx context.Context) (string, error) {
 	return v, nil
 }
 
-// runnerVersion reads the version of the server r runs commands on.
+// runnerVersion returns the version of the server r runs commands on: a
+// Client's as its Start read it, else read now.
 func runnerVersion(ctx context.Context, r Runner) (Version, error) {
+	if c, ok := r.(*Client); ok {
+		if v, ok := c.ServerVersion(); ok {
+			return v, nil
+		}
+	}
 	out, err := r.Run(ctx, "display-message", "-p", "#{version}")
 	if err != nil {
 		return Version{}, fmt.Errorf("read tmux version: %w", err)
