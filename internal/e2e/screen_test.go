@@ -1,6 +1,10 @@
 package e2e
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
+)
 
 // The cycle scenarios again with the CLI in a window of a GNU screen
 // session (the screen on PATH, its display held by a tmux pane as a
@@ -13,7 +17,7 @@ import "testing"
 // tool, and nothing typed while it ran.
 func TestScreen_ClaudeCycle(t *testing.T) {
 	t.Parallel()
-	t.Logf("on %s", screenVersion())
+	t.Logf("on %s", tmuxtest.Releases())
 	cycleAfterSlowTurn(t, true)
 }
 
@@ -22,6 +26,6 @@ func TestScreen_ClaudeCycle(t *testing.T) {
 // streamed turn with a command, and nothing typed while it ran.
 func TestScreen_CodexCycle(t *testing.T) {
 	t.Parallel()
-	t.Logf("on %s", screenVersion())
+	t.Logf("on %s", tmuxtest.Releases())
 	codexCycleAfterSlowTurn(t, true)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/internal/fakeserver"
+	"github.com/codeman-dev/codeman/internal/tmuxtest"
 )
 
 // claude is one real Claude Code session under test, with the timeline of
@@ -144,7 +144,7 @@ type sessionLogs struct {
 func (r *rig) dumpSession(address string, start time.Time, mon *monitor, logs sessionLogs) string {
 	var b strings.Builder
 	if strings.HasPrefix(address, "screen:") {
-		fmt.Fprintf(&b, "--- on %s ---\n", screenVersion())
+		fmt.Fprintf(&b, "--- on %s ---\n", tmuxtest.Releases())
 	}
 	fmt.Fprintf(&b, "--- %s ---\n%s\n", logs.screenHeading, logs.screen)
 	fmt.Fprintf(&b, "--- codeman's view (times are wall clock; the session started %s) ---\n%s",
@@ -154,16 +154,6 @@ func (r *rig) dumpSession(address string, start time.Time, mon *monitor, logs se
 	fmt.Fprintf(&b, "--- screen timeline ---\n%s", mon.describe(start))
 	b.WriteString(r.daemonLog())
 	return b.String()
-}
-
-// screenVersion is what `screen -v` says of the screen on PATH, which the
-// screen scenarios run.
-func screenVersion() string {
-	out, err := exec.Command("screen", "-v").CombinedOutput()
-	if err != nil {
-		return fmt.Sprintf("screen -v: %v %s", err, out)
-	}
-	return strings.TrimSpace(string(out))
 }
 
 func describeRequests(start time.Time, reqs []fakeapi.Request) string {

@@ -16,7 +16,7 @@ func Releases() string {
 			names = append(names, p.prog+" not on PATH")
 			continue
 		}
-		// screen -v exits 1 after printing its version.
+		// What it printed is the answer, whatever the exit status.
 		out, _ := exec.Command(path, p.flag).Output()
 		v, _, _ := strings.Cut(strings.TrimSpace(string(out)), " (")
 		names = append(names, v+" ("+path+")")
