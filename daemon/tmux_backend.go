@@ -428,8 +428,7 @@ func (b *tmuxBackend) enabled(ctx context.Context) []adoptable {
 		srv := tmux.Server{Socket: socket}
 		listed, err := srv.ListPanes(ctx)
 		if err != nil {
-			b.d.log.Info("tmux server not listed", "socket", socket, "err", err)
-			continue
+			b.d.log.Info("tmux panes not listed", "socket", socket, "err", err)
 		}
 		for _, lp := range listed {
 			if lp.Enabled == "" || lp.Dead {

@@ -132,4 +132,16 @@ func TestResolvePane_SeparatorInCommand(t *testing.T) {
 	case err == nil && (p.ID != pane || p.Session != "work" || strings.Contains(p.Command, "\x1f")):
 		t.Fatalf("ResolvePane = %+v, nil; want pane %s of session work, or an error", p, pane)
 	}
+
+	// Such a pane hides no other pane of the server from adoption.
+	other := ts.NewSession("other", "sleep", "600")
+	ts.Tmux("set-option", "-p", "-t", other, OptionEnabled, "on")
+	panes, err := Server{Socket: ts.Socket()}.ListPanes(context.Background())
+	var ids []string
+	for _, lp := range panes {
+		ids = append(ids, lp.ID)
+	}
+	if !slices.Contains(ids, other) || slices.Contains(ids, pane) && err != nil {
+		t.Fatalf("ListPanes = %v, %v; want %s listed", ids, err, other)
+	}
 }

@@ -28,7 +28,10 @@ type ListedPane struct {
 
 // ListPanes returns every pane on the server with the values of @codeman
 // and @codeman-state, so that a starting daemon can adopt the panes it
-// controlled before. A server without sessions has no panes.
+// controlled before. A server without sessions has no panes. A pane it
+// cannot read (its program's name holds the field separator) is left out
+// and named in the error, which then comes with the other panes: one
+// hostile program name must not hide every pane of the server.
 func (s Server) ListPanes(ctx context.Context) ([]ListedPane, error) {
 	format := paneFormat("#{"+OptionEnabled+"}", "#{"+OptionState+"}")
 	out, err := s.exec(ctx, nil, "list-panes", "-a", "-F", format)
@@ -41,15 +44,17 @@ func (s Server) ListPanes(ctx context.Context) ([]ListedPane, error) {
 		return nil, fmt.Errorf("list panes: %w", err)
 	}
 	var panes []ListedPane
+	var errs []error
 	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
 		if line == "" {
 			continue
 		}
 		p, extra, err := s.parsePaneInfo(line, 2)
 		if err != nil {
-			return nil, fmt.Errorf("list panes: %w", err)
+			errs = append(errs, fmt.Errorf("list panes: %w", err))
+			continue
 		}
 		panes = append(panes, ListedPane{PaneInfo: p, Enabled: extra[0], State: extra[1]})
 	}
-	return panes, nil
+	return panes, errors.Join(errs...)
 }
