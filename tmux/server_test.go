@@ -7,8 +7,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 func TestServerFromEnv(t *testing.T) {
@@ -95,6 +97,14 @@ func resolveFixture(t *testing.T) (*tmuxtest.Server, Server, map[string]string) 
 	panes["work:1.0"] = strings.TrimSpace(ts.Tmux("new-window", "-t", "work:1", "-n", "edit", "-P", "-F", "#{pane_id}", "cat"))
 	panes["work:1.1"] = strings.TrimSpace(ts.Tmux("split-window", "-t", "work:1", "-P", "-F", "#{pane_id}", "cat"))
 	panes["other:0.0"] = ts.NewSession("other", "cat")
+	// tmux starts each program through a shell, which a loaded machine
+	// shows as the pane's command for a moment.
+	for _, id := range panes {
+		wait.For(t, "cat in pane "+id, 5*time.Second, func() bool {
+			out, _ := ts.Run("display-message", "-p", "-t", id, "#{pane_current_command}")
+			return strings.TrimSpace(out) == "cat"
+		})
+	}
 	return ts, Server{Socket: ts.Socket()}, panes
 }
 
