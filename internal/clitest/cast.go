@@ -44,15 +44,15 @@ func eventMarkers(events []Event) []castEvent {
 	return out
 }
 
-// writeCast writes an asciicast v2 recording that starts at start: the
-// header, then output and markers merged by time (output first on a tie),
+// writeCast writes an asciicast v2 recording of a pane width columns wide
+// that starts at start: the header, then output and markers merged by time (output first on a tie),
 // each stamped in seconds since start.
-func writeCast(w io.Writer, start time.Time, output, markers []castEvent) error {
+func writeCast(w io.Writer, start time.Time, width int, output, markers []castEvent) error {
 	events := append(append([]castEvent(nil), output...), markers...)
 	sort.SliceStable(events, func(i, j int) bool { return events[i].at.Before(events[j].at) })
 	bw := bufio.NewWriter(w)
 	head, err := json.Marshal(castHeader{
-		Version: 2, Width: tmuxtest.Width, Height: tmuxtest.Height, Timestamp: start.Unix(),
+		Version: 2, Width: width, Height: tmuxtest.Height, Timestamp: start.Unix(),
 		Env: map[string]string{"TERM": PaneTERM, "SHELL": loginShell()},
 	})
 	if err != nil {

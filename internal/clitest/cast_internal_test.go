@@ -88,7 +88,7 @@ func TestWriteCast(t *testing.T) {
 		{At: at(2500), Kind: "notify", Name: "agent-turn-complete", Payload: json.RawMessage(`{"type":"agent-turn-complete"}`)},
 	}), castEvent{at: at(9000), kind: "m", data: EndMarker})
 	var b bytes.Buffer
-	if err := writeCast(&b, start, output, markers); err != nil {
+	if err := writeCast(&b, start, 200, output, markers); err != nil {
 		t.Fatal(err)
 	}
 	if !utf8.Valid(b.Bytes()) {

@@ -42,6 +42,9 @@ type Launch struct {
 	// Ready says when the CLI has started; Timeout bounds the wait for it.
 	Ready   func(screen string) bool
 	Timeout time.Duration
+	// Width is the pane's width in columns; 0 is tmuxtest.Width. A CLI
+	// that wraps its own rows is recorded at several widths with it.
+	Width int
 	// Screen runs the CLI in window 0 of a GNU screen session instead of
 	// in the pane itself. The pane then holds screen's display of the
 	// session, attached as a person's terminal would be: capture, typed
@@ -65,6 +68,7 @@ type Pane struct {
 	socket string
 	pane   string
 	pid    int // the CLI's pid: the pane's shell execs it
+	width  int // the pane's columns
 	// serverPID is the tmux server's pid, for $TMUX.
 	serverPID string
 	rec       *recorder
@@ -118,6 +122,10 @@ func (p *Pane) makeDirs() error {
 // pane), lets the CLI run and waits until Ready holds.
 func (p *Pane) Start(l Launch) {
 	p.t.Helper()
+	p.width = l.Width
+	if p.width == 0 {
+		p.width = tmuxtest.Width
+	}
 	if l.Screen {
 		p.screen = p.newScreenSession(l)
 	}
@@ -136,7 +144,7 @@ func (p *Pane) Start(l Launch) {
 
 // open opens the pane, attaches the recorder, and lets the CLI run.
 func (p *Pane) open(l Launch) error {
-	out, err := p.tmux.Run("new-session", "-d", "-s", p.cfg.Program, "-x", strconv.Itoa(tmuxtest.Width), "-y", strconv.Itoa(tmuxtest.Height),
+	out, err := p.tmux.Run("new-session", "-d", "-s", p.cfg.Program, "-x", strconv.Itoa(p.width), "-y", strconv.Itoa(tmuxtest.Height),
 		"-c", p.dir, "-P", "-F", "#{pane_id} #{pane_pid} #{socket_path} #{pid}", p.paneCommand(l))
 	if err != nil {
 		return err

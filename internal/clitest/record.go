@@ -167,7 +167,7 @@ func (p *Pane) SaveCast(path string) {
 	if err != nil {
 		p.t.Fatalf("%s: create cast: %v", p.cfg.Pkg, err)
 	}
-	err = writeCast(f, p.rec.start, output, markers)
+	err = writeCast(f, p.rec.start, p.width, output, markers)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -45,6 +45,8 @@ type Options struct {
 	// Record captures the pane's raw output from before Codex's first
 	// frame, for SaveCast.
 	Record bool
+	// Width is the pane's width in columns; 0 is tmuxtest.Width (200).
+	Width int
 	// Ready says when codex has started; default PromptReady.
 	Ready func(screen string) bool
 	// StartTimeout bounds the wait for Ready; default DefaultStartTimeout.
@@ -101,7 +103,7 @@ func NewSession(t testing.TB, opts Options) *Session {
 	}
 	s.Start(clitest.Launch{
 		Env: s.codexEnv(opts), Argv: append([]string{codex}, opts.Args...),
-		Record: opts.Record, Screen: opts.Screen, Ready: ready, Timeout: timeout,
+		Record: opts.Record, Width: opts.Width, Screen: opts.Screen, Ready: ready, Timeout: timeout,
 	})
 	return s
 }
