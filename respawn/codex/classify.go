@@ -144,16 +144,16 @@ func (c *classifier) decideCompletion() {
 	}
 }
 
-// decideFailures reports the latest turn's "■" row: a usage limit, or an
-// API error unless it is the interrupt notice. A finished turn after it
-// makes it history.
+// decideFailures reports the latest turn's "■" message, read across its
+// wrapped rows: a usage limit, or an API error unless it is the interrupt
+// notice. A finished turn after it makes it history.
 func (c *classifier) decideFailures() {
 	l := c.l
 	for r := l.bodyEnd - 1; r > l.lastEcho; r-- {
 		if isCompletion(l.rows[r]) {
 			return
 		}
-		msg, ok := errorMessage(l.rows[r])
+		msg, ok := blockMessage(l.rows, r)
 		if !ok {
 			continue
 		}

@@ -141,6 +141,49 @@ func errorMessage(row string) (string, bool) {
 	return strings.TrimSpace(msg), ok
 }
 
+// maxWrapRows bounds the rows a "■" message is read across: the longest
+// Codex prints, the weekly limit's, takes three rows at 80 columns.
+const maxWrapRows = 8
+
+// blockMessage returns the message of the "■ …" block that starts at row
+// r: Codex wraps the message itself at the pane's width (a usage limit's
+// "try again at 1:31 PM." is on a row of its own below about 166
+// columns), so its continuation rows are joined to it. A row that ended
+// on a "/" was broken inside a URL and is joined without a blank.
+func blockMessage(rows []string, r int) (string, bool) {
+	msg, ok := errorMessage(rows[r])
+	if !ok {
+		return "", false
+	}
+	for _, row := range rows[r+1 : min(len(rows), r+1+maxWrapRows)] {
+		if !isContinuation(row) {
+			break
+		}
+		if !strings.HasSuffix(msg, "/") {
+			msg += " "
+		}
+		msg += strings.TrimSpace(row)
+	}
+	return msg, true
+}
+
+// isContinuation reports a wrapped row of a "■" message: flush left like
+// the message's own rows, unlike a dialog, the limit warning or the next
+// item's rows, and not the start of another item. The blank row between
+// transcript items ends a block.
+func isContinuation(row string) bool {
+	t := strings.TrimRight(row, " \t\u00a0")
+	if t == "" || t[0] == ' ' || t[0] == '\t' {
+		return false
+	}
+	for _, p := range []string{errorMark, bullet, hollow, "⚠"} {
+		if strings.HasPrefix(t, p) {
+			return false
+		}
+	}
+	return !isChevronRow(t) && !isStatusRow(t) && !isCompletion(t)
+}
+
 // isStatusRow reports Codex's status row while a turn runs: a bullet,
 // then a parenthesis that ends with "esc to interrupt" ("• Working (12s •
 // esc to interrupt)", "◦ Reconnecting... 2/5 (4s • esc to interrupt)",

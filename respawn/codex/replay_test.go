@@ -302,3 +302,24 @@ func TestReplay_Exit(t *testing.T) {
 		}
 	})
 }
+
+// The usage limit at every recorded width: the core waits it out until
+// the reset Codex printed, wrapped or not, and its margin; nothing is
+// typed.
+func TestReplay_UsageLimitWidths(t *testing.T) {
+	margin := respawn.DefaultConfig().UsageLimitMargin
+	for _, width := range limitWidths {
+		t.Run(width, func(t *testing.T) {
+			reset, _ := limitResetOf(t, width)
+			forEachHookSet(t, "usage-limit-"+width, func(t *testing.T, r replayed) {
+				if sends := r.sends(); len(sends) != 0 {
+					t.Errorf("sends %+v, want none", sends)
+				}
+				want := "waiting out usage limit until " + reset.Add(margin).Format("15:04:05") + ": You’ve hit your usage limit."
+				if wait, ok := r.find(want); !ok || wait.Event != "wait" {
+					t.Errorf("no decision %q", want)
+				}
+			})
+		})
+	}
+}

@@ -24,10 +24,11 @@ var resetRe = sync.OnceValue(func() *regexp.Regexp {
 		`(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\b)?`)
 })
 
-// usageLimitMessage returns the message of a usage-limit row ("■ You’ve
-// hit your usage limit. … try again at 9:12 PM."), without the "■ ".
-func usageLimitMessage(row string) (string, bool) {
-	msg, ok := errorMessage(row)
+// usageLimitMessage returns the message of the usage-limit block that
+// starts at row r ("■ You’ve hit your usage limit. … try again at 9:12
+// PM."), without the "■ ", its wrapped rows joined.
+func usageLimitMessage(rows []string, r int) (string, bool) {
+	msg, ok := blockMessage(rows, r)
 	if !ok || !isUsageLimit(msg) {
 		return "", false
 	}
@@ -41,8 +42,8 @@ func isUsageLimit(msg string) bool {
 	return strings.HasPrefix(msg, "You’ve hit your usage limit") || strings.HasPrefix(msg, "You've hit your usage limit")
 }
 
-// findUsageLimit finds the newest usage-limit row in text and returns its
-// message with ResetAt the printed time in now's location (Codex prints
+// findUsageLimit finds the newest usage-limit block in text and returns
+// its message, read across its wrapped rows, with ResetAt the printed time in now's location (Codex prints
 // local time and no zone): a full date is taken as is, a date without a
 // year or a bare time is the next occurrence after now less
 // usageLimitGrace. ResetAt stays zero when no time is printed ("try again
@@ -50,7 +51,7 @@ func isUsageLimit(msg string) bool {
 func findUsageLimit(text string, now time.Time) (respawn.UsageLimitError, bool) {
 	rows := strings.Split(text, "\n")
 	for i := len(rows) - 1; i >= 0; i-- {
-		if msg, ok := usageLimitMessage(strings.TrimSpace(rows[i])); ok {
+		if msg, ok := usageLimitMessage(rows, i); ok {
 			return respawn.UsageLimitError{Line: msg, ResetAt: ResetAt(msg, now)}, true
 		}
 	}

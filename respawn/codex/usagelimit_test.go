@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -85,6 +86,66 @@ func TestCommands(t *testing.T) {
 	for step, want := range map[respawn.Step]string{respawn.StepClear: "/new", respawn.StepInit: "/init", respawn.StepUpdate: ""} {
 		if got := a.Command(step); got != want {
 			t.Errorf("Command(%s) = %q, want %q", step, got, want)
+		}
+	}
+}
+
+// limitWidths are the pane widths the usage limit is recorded at
+// (testdata/codex/README.md): Codex wraps the message itself, and below
+// 167 columns its reset time is on a row under the "■" row.
+var limitWidths = []string{"80col", "120col", "166col", "250col"}
+
+// limitResetOf is the reset the fake API gave the recording at width:
+// 2h30m after its first second, cut to the minute, in UTC, the zone Codex
+// ran in.
+func limitResetOf(t *testing.T, width string) (reset, recorded time.Time) {
+	t.Helper()
+	c := loadCast(t, "usage-limit-"+width)
+	recorded = time.Unix(c.Header.Timestamp, 0).UTC()
+	return recorded.Truncate(time.Minute).Add(2*time.Hour + 30*time.Minute), recorded
+}
+
+// At every width the reset time read from the screen is the real one,
+// the message Classify reports is the one FindUsageLimit does, and it is
+// the message whole, as the failed request's hook carries it.
+func TestFindUsageLimit_Widths(t *testing.T) {
+	a := codex.New()
+	for _, width := range limitWidths {
+		for _, situation := range []string{"usage-limit-" + width, "usage-limit-" + width + "-dismissed"} {
+			t.Run(situation, func(t *testing.T) {
+				reset, recorded := limitResetOf(t, width)
+				s := loadScreen(t, situation)
+				ul, ok := a.FindUsageLimit(s.Text(), recorded.Add(10*time.Second))
+				if !ok || !ul.ResetAt.Equal(reset) {
+					t.Errorf("FindUsageLimit %+v, %v; want the reset at %s", ul, ok, reset.Format(time.Kitchen))
+				}
+				if f := a.Classify(s); f.UsageLimit != ul.Line {
+					t.Errorf("Classify's usage limit %q, FindUsageLimit's %q", f.UsageLimit, ul.Line)
+				}
+				if want := strings.Replace(usageLimit5h, "9:12 PM", reset.Format("3:04 PM"), 1); ul.Line != want {
+					t.Errorf("line %q, want %q", ul.Line, want)
+				}
+			})
+		}
+	}
+}
+
+// Rows under a limit's "■" row that are not its wrapped text stay out of
+// it: the next item, the limit warning, a dialog, the composer.
+func TestFindUsageLimit_BlockEnds(t *testing.T) {
+	a := codex.New()
+	now := time.Date(2026, 12, 1, 18, 42, 0, 0, time.UTC)
+	for _, below := range []string{
+		"",
+		"• try again at 11:00 PM.",
+		"                                            ⚠ 5h limit: only <1% left · resets at 23:00 · /status",
+		"  Approaching rate limits try again at 11:00 PM.",
+		"› try again at 11:00 PM.",
+	} {
+		text := "› keep going\n\n■ You’ve hit your usage limit. Upgrade to Pro.\n" + below + "\n\n› Ask Codex to do anything"
+		ul, ok := a.FindUsageLimit(text, now)
+		if !ok || !ul.ResetAt.IsZero() || ul.Line != "You’ve hit your usage limit. Upgrade to Pro." {
+			t.Errorf("under %q: %+v, %v; want the first row alone, no reset time", below, ul, ok)
 		}
 	}
 }
