@@ -66,7 +66,9 @@
 //     number to the next new one. On Linux the poller also knows the
 //     window's program (WindowProcess: the screen process's child whose
 //     environment has WINDOW=N, with its start time) and stops when the
-//     number comes to run another one (ErrWindowReplaced). WINDOW is set
+//     number comes to run another one (ErrWindowReplaced); StillRuns
+//     tells whether a window still runs a program recorded before, or it
+//     exited (ExitedError) or another took its number. WINDOW is set
 //     when a program starts, so windows renumbered with `number` are not
 //     followed; elsewhere a window replaced between two polls is not
 //     noticed.

@@ -43,6 +43,37 @@ func (e *ReplacedError) Error() string {
 
 func (e *ReplacedError) Unwrap() error { return ErrWindowReplaced }
 
+// ExitedError says the program a window ran when it was enabled has
+// exited: the window enabled is gone, whatever may run under its number
+// now. It wraps ErrNoWindow.
+type ExitedError struct {
+	Window Window
+	Was    Process
+}
+
+func (e *ExitedError) Error() string {
+	return fmt.Sprintf("window %s is gone: its program (%s) exited", e.Window.Address(), e.Was)
+}
+
+func (e *ExitedError) Unwrap() error { return ErrNoWindow }
+
+// StillRuns checks that w is still the window that ran was: it returns a
+// *ReplacedError when w's number runs another program, an *ExitedError
+// when was has exited and nothing identifiable runs under the number, and
+// nil when w runs was or the system cannot tell.
+func StillRuns(w Window, was Process) error {
+	if now, ok := WindowProcess(w); ok {
+		if now == was {
+			return nil
+		}
+		return &ReplacedError{Window: w, Was: was, Now: now}
+	}
+	if exited(was) {
+		return &ExitedError{Window: w, Was: was}
+	}
+	return nil // e.g. the program is between fork and exec, its environment unreadable
+}
+
 // ProcessStart returns when pid started, in clock ticks since boot, where
 // the system tells (Linux). A pid and its start time name one process for
 // good: pids are reused, the pair is not.

@@ -1,6 +1,7 @@
 package screen_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,5 +65,39 @@ func TestIntegration_WindowProcess(t *testing.T) {
 	}
 	if _, ok := screen.WindowProcess(screen.Window{Session: "work", Window: "0"}); ok {
 		t.Error("WindowProcess found a program for a session named without its PID")
+	}
+}
+
+// A window is still the one enabled while it runs the program recorded
+// then: once that program exits, the window is gone even before a new
+// program takes its number, and after that the number is another's.
+func TestIntegration_StillRuns(t *testing.T) {
+	s := startEcho(t)
+	w := s.window("3")
+	windowPID(t, s, "3")
+	was, ok := screen.WindowProcess(w)
+	if !ok {
+		t.Fatal("WindowProcess found no program in window 3")
+	}
+	if err := screen.StillRuns(w, was); err != nil {
+		t.Fatalf("StillRuns of the window's own program: %v", err)
+	}
+
+	s.run("-p", "3", "-X", "kill")
+	var err error
+	wait.For(t, "the window's program to have exited", waitTimeout, func() bool {
+		err = screen.StillRuns(w, was)
+		return err != nil
+	})
+	var exited *screen.ExitedError
+	if !errors.As(err, &exited) || !errors.Is(err, screen.ErrNoWindow) || exited.Was != was {
+		t.Fatalf("StillRuns after the window closed = %v; want an ExitedError for %+v wrapping ErrNoWindow", err, was)
+	}
+
+	windowPID(t, s, "3")
+	err = screen.StillRuns(w, was)
+	var replaced *screen.ReplacedError
+	if !errors.As(err, &replaced) || replaced.Was != was || replaced.Now == was {
+		t.Fatalf("StillRuns after a new program took the number = %v; want a ReplacedError", err)
 	}
 }
