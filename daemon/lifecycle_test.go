@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -256,24 +255,8 @@ func (w *lifecycle) reopenWindow(t *rapid.T) {
 	if w.screen == "" {
 		return // no screen on this machine
 	}
-	win, _ := screen.ParseAddress(w.screen)
-	exe, _ := os.Executable()
-	log := filepath.Join(w.r.t.TempDir(), fmt.Sprintf("reopen%d.jsonl", time.Now().UnixNano()))
-	scr := func(args ...string) {
-		if out, err := exec.Command("screen", append([]string{"-S", win.Session}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("screen %q: %v: %s", args, err, out)
-		}
-	}
-	old, _ := screen.WindowProcess(win)
-	scr("-X", "screen", "-t", "hold", "1", "sh", "-c", "sleep 3600") // keeps the session alive
-	scr("-p", "0", "-X", "kill")
 	reopened := time.Now()
-	scr("-X", "screen", "-t", "sim", "0", "env", "CODEMAN_TEST_ROLE=sim", "LANG=C.UTF-8", "TERM=xterm-256color",
-		exe, "--work", "1s", "--seed", "7", "--log", log, "--prompt", "hello")
-	err := wait.Until("the new window's program to start", 30*time.Second, func() bool {
-		now, ok := screen.WindowProcess(win)
-		return ok && now != old
-	})
+	log, err := w.r.reopenScreenWindow(w.screen)
 	if err != nil {
 		t.Fatal(err)
 	}

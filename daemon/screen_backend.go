@@ -67,8 +67,14 @@ func (b *screenBackend) open(ctx context.Context, addr string, file *config.File
 		proc = &p
 	}
 	if adopting {
-		if err := b.sameProgram(w, proc); err != nil {
+		enabled, err := b.sameProgram(w)
+		if err != nil {
 			return nil, err
+		}
+		if enabled != nil {
+			// The program enabled, not whatever ran a moment ago: a
+			// number reused since the check fails the first send.
+			proc = enabled
 		}
 	}
 	poller := screen.NewPoller(w, screen.PollerOptions{PollInterval: file.Screen.PollInterval, Logger: b.d.log})
@@ -88,18 +94,22 @@ func (b *screenBackend) open(ctx context.Context, addr string, file *config.File
 	}, nil
 }
 
-// sameProgram refuses a window whose number now runs another program than
-// the one recorded when it was enabled.
-func (b *screenBackend) sameProgram(w screen.Window, now *screen.Process) error {
+// sameProgram refuses a window that is no longer the one enabled: its
+// number runs another program than the one recorded then, or that program
+// has exited. It returns the recorded program, nil when none was recorded.
+func (b *screenBackend) sameProgram(w screen.Window) (*screen.Process, error) {
 	state, err := screen.LoadState(b.d.opts.Paths.ScreenState)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rec, ok := state.Find(w.Address())
-	if !ok || rec.Process == nil || now == nil || *rec.Process == *now {
-		return nil
+	if !ok || rec.Process == nil {
+		return nil, nil
 	}
-	return &screen.ReplacedError{Window: w, Was: *rec.Process, Now: *now}
+	if err := screen.StillRuns(w, *rec.Process); err != nil {
+		return nil, err
+	}
+	return rec.Process, nil
 }
 
 // watch ends the controller when the window closes or its session ends.
@@ -278,13 +288,29 @@ func (b *screenBackend) forget(_ context.Context, addr string) {
 	}
 }
 
-func (b *screenBackend) stillEnabled(_ context.Context, addr string) bool {
+// stillEnabled reports whether the state file lists the window and the
+// window is still the one enabled. A record whose program exited or whose
+// number another program took is forgotten: it names a window that is
+// gone, and a failed adoption of it must not stay listed as enabled.
+func (b *screenBackend) stillEnabled(ctx context.Context, addr string) bool {
 	state, err := screen.LoadState(b.d.opts.Paths.ScreenState)
 	if err != nil {
 		return true
 	}
-	_, ok := state.Find(addr)
-	return ok
+	rec, ok := state.Find(addr)
+	if !ok || rec.Process == nil {
+		return ok
+	}
+	w, err := screen.ParseAddress(addr)
+	if err != nil {
+		return true
+	}
+	if err := screen.StillRuns(w, *rec.Process); err != nil {
+		b.d.log.Info("screen window no longer the one enabled", "pane", addr, "err", err)
+		b.forget(ctx, addr)
+		return false
+	}
+	return true
 }
 
 // showProblem has nowhere to show it: screen windows have no status

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
 )
@@ -45,6 +46,40 @@ func (r *rig) screenSession(prompt string) (addr, log string) {
 	return "screen:" + full + ":0", log
 }
 
+// reopenScreenWindow closes the screen window at addr and opens a new
+// program, the simulated session, under its number. It returns the new
+// program's input log once that program runs.
+func (r *rig) reopenScreenWindow(addr string) (log string, err error) {
+	win, err := screen.ParseAddress(addr)
+	if err != nil {
+		return "", err
+	}
+	exe, _ := os.Executable()
+	log = filepath.Join(r.t.TempDir(), fmt.Sprintf("reopen%d.jsonl", time.Now().UnixNano()))
+	scr := func(args ...string) error {
+		if out, err := exec.Command("screen", append([]string{"-S", win.Session}, args...)...).CombinedOutput(); err != nil {
+			return fmt.Errorf("screen %q: %v: %s", args, err, out)
+		}
+		return nil
+	}
+	old, _ := screen.WindowProcess(win)
+	steps := [][]string{
+		{"-X", "screen", "-t", "hold", "1", "sh", "-c", "sleep 3600"}, // keeps the session alive
+		{"-p", win.Window, "-X", "kill"},
+		{"-X", "screen", "-t", "sim", win.Window, "env", "CODEMAN_TEST_ROLE=sim", "LANG=C.UTF-8", "TERM=xterm-256color",
+			exe, "--work", "1s", "--seed", "7", "--log", log, "--prompt", "hello"},
+	}
+	for _, args := range steps {
+		if err := scr(args...); err != nil {
+			return "", err
+		}
+	}
+	return log, wait.Until("the new window's program to start", 30*time.Second, func() bool {
+		now, ok := screen.WindowProcess(win)
+		return ok && now != old
+	})
+}
+
 func TestDaemon_ScreenWindow(t *testing.T) {
 	r := newRig(t)
 	addr, log := r.screenSession("hello there")
@@ -77,4 +112,53 @@ func TestDaemon_ScreenWindow(t *testing.T) {
 		state, err := screen.LoadState(r.paths.ScreenState)
 		return err == nil && len(state.Windows) == 0
 	})
+}
+
+// A window whose adoption failed (a bad config) and whose number a new
+// program then took is no longer listed as enabled, leaves the state file,
+// and is not adopted when the config is fixed: the window enabled is gone.
+func TestDaemon_ScreenWindowReopenedAfterFailedAdoption(t *testing.T) {
+	r := newRig(t)
+	addr, _ := r.screenSession("hello")
+	w, _ := screen.ParseAddress(addr)
+	r.waitFor("the window's program", 10*time.Second, func() bool { _, ok := screen.WindowProcess(w); return ok })
+	r.attach(addr)
+	r.stopDaemon()
+	if err := os.WriteFile(r.config, []byte("[respawn]\ncompletion_confirm = \"soon\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.start()
+	if st, err := r.client.Pane(context.Background(), addr, 0); err != nil || !strings.Contains(st.Problem, "completion_confirm") {
+		t.Fatalf("the window after a start with a bad config: %+v, %v; want it listed with the config's problem", st, err)
+	}
+
+	reopened := time.Now()
+	log, err := r.reopenScreenWindow(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var panes []PaneStatus
+	if err := wait.Until("the window to be no longer listed", 10*time.Second, func() bool {
+		panes, err = r.client.Panes(context.Background())
+		return err == nil && len(panes) == 0
+	}); err != nil {
+		for _, p := range panes {
+			t.Logf("listed: %s, problem %q", p.Pane, p.Problem)
+		}
+		t.Fatal(err)
+	}
+	if state, err := screen.LoadState(r.paths.ScreenState); err != nil || len(state.Windows) != 0 {
+		t.Fatalf("state file after the window was reopened: %+v, %v", state, err)
+	}
+	if err := os.WriteFile(r.config, []byte(fastConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The daemon retries failed adoptions on a config change; nothing is
+	// left to retry, so it still controls nothing.
+	if h := r.health(); h.Controllers != 0 || h.Panes != 0 {
+		t.Fatalf("after the config was fixed: %+v", h)
+	}
+	if in := inputsAfter(t, log, reopened); len(in) > 0 {
+		t.Fatalf("input reached the window's new program: %+v", in)
+	}
 }
