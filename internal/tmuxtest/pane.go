@@ -13,11 +13,15 @@ import (
 func (s *Server) NewSession(name string, argv ...string) (paneID string) {
 	s.t.Helper()
 	args := []string{"new-session", "-d", "-s", name, "-x", fmt.Sprint(Width), "-y", fmt.Sprint(Height),
-		"-P", "-F", "#{pane_id}"}
+		"-P", "-F", "#{pane_id} #{pid}"}
 	if len(argv) > 0 {
 		args = append(append(args, "--"), literalWords(argv)...)
 	}
-	return strings.TrimSpace(s.Tmux(args...))
+	// The server's pid too: new-session starts a new server when a test
+	// killed the one before.
+	paneID, pid, _ := strings.Cut(strings.TrimSpace(s.Tmux(args...)), " ")
+	s.record(pid)
+	return paneID
 }
 
 // Capture returns the visible screen of paneID.

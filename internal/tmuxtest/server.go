@@ -40,6 +40,9 @@ type Server struct {
 	version   string // the server's #{version}, e.g. "3.4"
 	env       []string
 	closeOnce sync.Once
+
+	mu    sync.Mutex
+	procs []process // every server process tmux reported, for Close
 }
 
 // Options change a server from the default.
@@ -92,8 +95,9 @@ func NewServerWith(t testing.TB, opts Options) *Server {
 	// can create their sessions one by one.
 	s.Tmux("start-server", ";", "set-option", "-s", "exit-empty", "off")
 	t.Cleanup(s.Close)
-	info := strings.Fields(s.Tmux("display-message", "-p", "#{socket_path} #{version}"))
+	info := strings.Fields(s.Tmux("display-message", "-p", "#{socket_path} #{version} #{pid}"))
 	s.socket, s.version = info[0], info[1]
+	s.record(info[2])
 	if strings.HasPrefix(s.version, "3.2") {
 		// tmux 3.2 sizes a detached session by default-size (80x24) when
 		// window-size is latest, whatever new-session's -x and -y say.
@@ -140,7 +144,8 @@ func (s *Server) Run(args ...string) (string, error) {
 }
 
 // Close logs every pane's screen if the test has failed, kills the server
-// and waits until it no longer answers. The test's cleanup calls it; a
+// and waits until it no longer answers and its process is gone; a server
+// kill-server cannot reach (its socket file removed) is killed by pid. The test's cleanup calls it; a
 // test that must know the server gone before its own cleanup goes on
 // calls it first, and the later calls do nothing.
 func (s *Server) Close() {
@@ -153,14 +158,21 @@ func (s *Server) close() {
 		s.dumpPanes()
 	}
 	if _, err := s.Run("kill-server"); err != nil {
-		s.t.Logf("tmuxtest: %v", err) // the server may have gone with its last pane
+		// The server may have gone with its last pane, or lost its socket:
+		// killLeft finds a process that still runs.
+		s.t.Logf("tmuxtest: %v", err)
+	} else {
+		err := wait.Until("tmux server "+s.name+" to exit after kill-server", 5*time.Second, func() bool {
+			_, err := s.Run("list-sessions")
+			return err != nil && len(s.running()) == 0
+		})
+		if err != nil {
+			s.t.Logf("tmuxtest: %v", err)
+		}
 	}
-	err := wait.Until("tmux server "+s.name+" to exit after kill-server", 5*time.Second, func() bool {
-		_, err := s.Run("list-sessions")
-		return err != nil
-	})
-	if err != nil {
-		s.t.Logf("tmuxtest: %v; it still answers", err)
+	s.killLeft()
+	if _, err := s.Run("list-sessions"); err == nil {
+		s.t.Logf("tmuxtest: a tmux server not started by this test answers on %s; its socket is left", s.socket)
 		return
 	}
 	s.removeSocket() // gone: nothing answers on the socket

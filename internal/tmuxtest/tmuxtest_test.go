@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 func TestServer_NewSession(t *testing.T) {
@@ -56,6 +59,52 @@ func TestServer_KilledOnCleanup(t *testing.T) {
 	if _, err := os.Lstat(socket); !os.IsNotExist(err) {
 		t.Errorf("socket %s left behind: %v", socket, err)
 	}
+}
+
+// A server whose socket file was removed answers no tmux command; it is
+// killed all the same when its test ends, whether the test started it
+// through the package or with a tmux command of its own after killing the
+// first one.
+func TestServer_KilledWhenItsSocketIsRemoved(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to find the server's process")
+	}
+	for _, restart := range []bool{false, true} {
+		var pid int
+		t.Run(fmt.Sprintf("restarted=%t", restart), func(t *testing.T) {
+			srv := tmuxtest.NewServer(t)
+			srv.NewSession("x", "cat")
+			if restart {
+				srv.Tmux("kill-server")
+				wait.For(t, "the first server to exit", 5*time.Second, func() bool {
+					_, err := srv.Run("list-sessions")
+					return err != nil
+				})
+				srv.Tmux("new-session", "-d", "-s", "y", "cat")
+			}
+			pid, _ = strconv.Atoi(strings.TrimSpace(srv.Tmux("display-message", "-p", "#{pid}")))
+			if err := os.Remove(srv.Socket()); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if pid == 0 {
+			t.Skip("inner test skipped")
+		}
+		if !gone(pid) {
+			t.Errorf("restarted=%t: tmux server pid %d still runs after its test ended", restart, pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// gone reports whether pid no longer runs (a zombie has ended too).
+func gone(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	_, after, _ := strings.Cut(string(b), ") ")
+	return strings.HasPrefix(after, "Z")
 }
 
 func TestNewServerWith_ConfigAndEnv(t *testing.T) {
