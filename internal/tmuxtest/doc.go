@@ -2,7 +2,9 @@
 // -L socket, an empty config (-f /dev/null) unless the test gives one,
 // sessions of a fixed 200x50 size, and an environment without the TMUX and
 // TMUX_PANE of a developer's session. When the test ends the server is
-// killed, after the screen of every pane is logged if the test failed.
+// killed, after the screen of every pane is logged if the test failed;
+// a server that kill-server cannot reach, its socket file removed, is
+// killed by pid.
 // Tests that need it are skipped, naming tmux, when tmux is missing, and
 // under -short.
 //
