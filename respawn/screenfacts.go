@@ -46,6 +46,10 @@ type ScreenFacts struct {
 	// DialogName names what made Dialog true (a pattern's or a rule's
 	// name, such as "limit_menu"), for Blocker and the need's reason.
 	DialogName string
+
+	// EditorMode is the box's vim mode as its indicator shows it
+	// (editormode.go); EditorPlain without one.
+	EditorMode EditorMode
 }
 
 // Blocker returns a short reason when a person must answer what is on
@@ -77,6 +81,7 @@ func (p *Patterns) Classify(s Screen) ScreenFacts {
 	c.decideDialogs()
 	c.decideAutoContinue()
 	c.decideFailures()
+	c.f.EditorMode = readEditorMode(&l)
 	return c.f
 }
 

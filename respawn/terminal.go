@@ -26,10 +26,21 @@ type Terminal interface {
 // Key is a key the controller may press on its own.
 type Key string
 
-// KeyEnter is the only key codeman presses by itself: it submits a prompt or
-// takes the highlighted option of a plan approval menu. Escape is never sent
-// (twice opens Rewind) and neither is Ctrl+L.
-const KeyEnter Key = "Enter"
+// The keys codeman presses by itself. Escape is never sent (twice opens
+// Rewind) and neither is Ctrl+L.
+const (
+	// KeyEnter submits a prompt or takes the highlighted option of a plan
+	// approval menu.
+	KeyEnter Key = "Enter"
+	// KeyBackspace deletes the character before the cursor: Submit takes
+	// its own text back out of the box with it when it was cancelled
+	// before Enter, only when the box shows exactly that text.
+	KeyBackspace Key = "Backspace"
+	// KeyVimInsert is vim's "i": it enters INSERT mode from NORMAL mode,
+	// as a person would before typing. Submit presses it only when the box
+	// is in NORMAL mode (PromptReader), where it types nothing.
+	KeyVimInsert Key = "i"
+)
 
 // Screen is the rendered content of a pane at one moment: one string per
 // row, top to bottom, trailing blanks removed.

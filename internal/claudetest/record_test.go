@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -143,6 +144,7 @@ var scenarios = []scenario{
 		Settings: map[string]any{"autoContinueAtUsageLimit": false}}},
 	{name: "weekly-limit", run: recordWeeklyLimit, opts: claudetest.Options{OAuth: true}},
 	{name: "monitor", run: recordMonitor},
+	{name: "vim", run: recordVim, opts: claudetest.Options{ClaudeJSON: map[string]any{"editorMode": "vim"}}},
 }
 
 // recordTurnEnds: a reply that streams for ~10 s, a read-only Bash call
@@ -372,4 +374,69 @@ func recordMonitor(t *testing.T, r *recording) {
 	r.waitFor(claudetest.Completions(1), "completion line (background work still running)", 30*time.Second)
 	r.hold(8*time.Second, "idle with a monitor and a shell running")
 	r.screen("monitor-running")
+}
+
+// vimFooter matches the row under the prompt box that starts with one of
+// the vim mode indicators, or (with "") with none of them.
+func vimFooter(indicator string) func(string) bool {
+	return func(screen string) bool {
+		rows := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+		for i := len(rows) - 1; i > 0; i-- {
+			if strings.HasPrefix(rows[i-1], "───") {
+				row := strings.TrimSpace(rows[i])
+				if indicator == "" {
+					return !strings.HasPrefix(row, "-- ")
+				}
+				return strings.HasPrefix(row, indicator)
+			}
+		}
+		return false
+	}
+}
+
+// vimWorking is a spinner row above the box and INSERT mode under it.
+var vimWorking = regexp.MustCompile(`(?m)^\S \w+….*$(?s:.*)^  -- INSERT --`)
+
+// recordVim: editorMode "vim". The box starts in INSERT mode; Esc while
+// Claude works does not interrupt but leaves the box in NORMAL mode,
+// which shows no indicator; letters typed then are vim commands ("write a"
+// moves a word, replaces a character and appends); VISUAL mode; a paste's
+// placeholder.
+func recordVim(t *testing.T, r *recording) {
+	r.s.API().Handle("work for a while", fakeapi.Reply{Delay: 6 * time.Second, Text: "Done working for a while."})
+	lit := func(text string) { r.s.Tmux("send-keys", "-t", r.s.PaneID(), "-l", text); r.mark("typed " + text) }
+	r.hold(2*time.Second, "idle in INSERT mode")
+	r.screen("vim-insert-idle")
+	r.typeText("work for a while")
+	// In INSERT mode the busy footer has no "esc to interrupt": Esc is
+	// vim's.
+	r.waitFor(clitest.Matches(vimWorking), "Claude working, INSERT mode", 10*time.Second)
+	r.screen("vim-insert-working")
+	r.s.SendKeys("Escape")
+	r.waitFor(claudetest.Busy, "NORMAL mode after Esc: no indicator, and esc to interrupt", 5*time.Second)
+	r.waitFor(claudetest.Completions(1), "completion line", 30*time.Second)
+	r.hold(2*time.Second, "idle in NORMAL mode")
+	r.screen("vim-normal-idle")
+	lit("write a brief progress summary to CLAUDE.md")
+	r.waitFor(clitest.Contains("brief progress summary to CLAUDE.md"), "the garbled text in the box", 5*time.Second)
+	r.hold(time.Second, "garbled text in the box")
+	r.screen("vim-normal-garbled")
+	r.s.SendKeys("C-u")
+	r.waitFor(func(s string) bool { return !strings.Contains(s, "brief progress summary") }, "box emptied (ctrl+u)", 5*time.Second)
+	r.s.SendKeys("Escape")
+	r.waitFor(vimFooter(""), "NORMAL mode", 5*time.Second)
+	lit("v")
+	r.waitFor(vimFooter("-- VISUAL --"), "VISUAL mode", 5*time.Second)
+	r.screen("vim-visual")
+	r.s.SendKeys("Escape")
+	r.waitFor(vimFooter(""), "NORMAL mode", 5*time.Second)
+	lit("i")
+	r.waitFor(vimFooter("-- INSERT --"), "INSERT mode (i)", 5*time.Second)
+	r.s.Tmux("set-buffer", "-b", "codeman-vim", "line one\nline two\nline three\nline four\nline five\nline six")
+	r.s.Tmux("paste-buffer", "-p", "-d", "-b", "codeman-vim", "-t", r.s.PaneID())
+	r.waitFor(clitest.Contains("[Pasted text #1 +5 lines]"), "the paste's placeholder", 5*time.Second)
+	r.screen("pasted-text")
+	r.s.SendKeys("BSpace")
+	r.waitFor(func(s string) bool { return !strings.Contains(s, "[Pasted text") }, "one Backspace deleted the placeholder", 5*time.Second)
+	r.hold(2*time.Second, "idle in INSERT mode")
 }
