@@ -68,9 +68,16 @@ type Core struct {
 	status  string
 
 	// Evidence from the output stream and the screen.
-	startedAt        time.Time
-	lastOutput       time.Time
-	outputSinceEnter bool // output since the last auto-accept Enter (no Enter twice)
+	startedAt  time.Time
+	lastOutput time.Time // the newest output chunk that was not cosmetic
+	// lastChange is the newest output known to have changed what the
+	// screen shows outside the rows that redraw by themselves (a status
+	// line with a clock): lastOutput until a fresh screen's Content shows
+	// the output since the screen before changed none of it. Silence
+	// counts from here.
+	lastChange       time.Time
+	content          uint64 // Content of the last fresh screen, 0 if unknown
+	outputSinceEnter bool   // output since the last auto-accept Enter (no Enter twice)
 	lastWorking      time.Time
 	lastTokenChange  time.Time
 	tokens           int64
@@ -145,7 +152,7 @@ func (c *Core) Start(now time.Time) {
 	if c.state != Stopped {
 		return
 	}
-	c.startedAt, c.lastOutput = now, now
+	c.startedAt, c.lastOutput, c.lastChange = now, now, now
 	c.enterState(now, Watching, "started")
 	if c.cfg.Duration > 0 {
 		c.t.arm(tDuration, now.Add(c.cfg.Duration))
@@ -365,7 +372,7 @@ func (c *Core) armStuck() {
 // when a veto, a cycle's end or a resume came after it, so a
 // condition that holds (a question nobody answers) is looked at again
 // later, not in a loop.
-func (c *Core) silenceBase() time.Time { return latest(c.lastOutput, c.quietFrom) }
+func (c *Core) silenceBase() time.Time { return latest(c.lastChange, c.quietFrom) }
 
 // completionConfirmAt is when a completion line has been followed by
 // completion_confirm of silence.

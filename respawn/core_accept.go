@@ -22,8 +22,8 @@ func (c *Core) onAutoAccept(now time.Time) {
 		c.veto(now, "plan menu not accepted: "+b)
 		return
 	}
-	if quiet := now.Sub(c.lastOutput); quiet < c.cfg.AutoAcceptDelay {
-		c.t.arm(tAutoAccept, c.lastOutput.Add(c.cfg.AutoAcceptDelay))
+	if quiet := now.Sub(c.lastChange); quiet < c.cfg.AutoAcceptDelay {
+		c.t.arm(tAutoAccept, c.lastChange.Add(c.cfg.AutoAcceptDelay))
 		return
 	}
 	if c.hooks.planAt.After(c.hooks.promptAt) {

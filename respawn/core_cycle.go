@@ -139,7 +139,7 @@ func (c *Core) onStepConfirm(now time.Time) {
 		c.veto(now, fmt.Sprintf("%s waits: %s", step, b))
 		return
 	}
-	c.stepDone(now, fmt.Sprintf("%s finished: %s of silence", step, now.Sub(c.lastOutput).Round(time.Second)))
+	c.stepDone(now, fmt.Sprintf("%s finished: %s of silence", step, c.silenceText(now)))
 }
 
 // stepDone moves to the next step, or ends the cycle.

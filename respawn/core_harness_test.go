@@ -97,6 +97,10 @@ type harness struct {
 	inflight    []Action
 	holdScreens bool
 	snapshots   int
+	// printed counts the output chunks fed: the screens delivered show
+	// it in a row of their header, since output that is not a status
+	// line's redraw changes what a real screen shows.
+	printed int
 }
 
 func testConfig() Config {
@@ -141,7 +145,7 @@ func (h *harness) do(a Action) {
 			h.snapshots++
 			return
 		}
-		h.c.Screen(h.vt.Now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.vt.Now})
+		h.c.Screen(h.vt.Now, h.shown())
 	case ActSubmit:
 		h.sent = append(h.sent, sent{h.vt.Now.Sub(h.start), "submit: " + a.Text, a.Step})
 		h.sendDone(a)
@@ -180,9 +184,19 @@ func (h *harness) finishSend(err error) {
 func (h *harness) deliverScreens() {
 	for h.snapshots > 0 {
 		h.snapshots--
-		h.c.Screen(h.vt.Now, Screen{Lines: append([]string(nil), h.screen...), Width: 200, Height: 50, At: h.vt.Now})
+		h.c.Screen(h.vt.Now, h.shown())
 		h.perform()
 	}
+}
+
+// shown is the screen as a snapshot delivers it: h.screen, with the
+// blank row under the header telling how much output came.
+func (h *harness) shown() Screen {
+	lines := append([]string(nil), h.screen...)
+	if len(lines) > len(header) && lines[len(header)-1] == "" {
+		lines[len(header)-1] = fmt.Sprintf("  [%d chunks printed]", h.printed)
+	}
+	return Screen{Lines: lines, Width: 200, Height: 50, At: h.vt.Now}
 }
 
 // sentSince returns what was sent from at on.
@@ -206,7 +220,18 @@ func (h *harness) advance(d time.Duration) {
 }
 
 func (h *harness) output(chunk string) {
+	h.printed++
 	h.c.Output(h.vt.Now, []byte(chunk))
+	h.perform()
+}
+
+// redraw prints a chunk that changes only the footer's last row, as a
+// status line with a clock does every second.
+func (h *harness) redraw(footer string) {
+	if n := len(h.screen); n > 0 {
+		h.screen = append(append([]string(nil), h.screen[:n-1]...), footer)
+	}
+	h.c.Output(h.vt.Now, []byte("\x1b[H\r\x1b[48B"+footer))
 	h.perform()
 }
 

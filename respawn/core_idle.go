@@ -11,7 +11,12 @@ func (c *Core) onNoOutput(now time.Time) {
 	if c.state != Watching && c.state != ConfirmingIdle {
 		return
 	}
-	why := fmt.Sprintf("no output for %s", now.Sub(c.lastOutput).Round(time.Second))
+	if at := c.silenceBase().Add(c.cfg.NoOutputTimeout); now.Before(at) {
+		// A fresh screen showed that output changed what it shows.
+		c.t.arm(tNoOutput, at)
+		return
+	}
+	why := "no output for " + c.silenceText(now)
 	if off, reason := c.idleGate.off(); off {
 		c.confirmIdle(now, tNoOutput, why+" ("+reason+")")
 		return
@@ -29,7 +34,11 @@ func (c *Core) onPreFilter(now time.Time) {
 		return // the pre-filter only leads to AI checks; no-output decides alone
 	}
 	confirm := c.cfg.CompletionConfirm
-	if now.Sub(c.lastOutput) < confirm || now.Sub(c.lastWorking) < workingAbsence || now.Sub(c.lastTokenChange) < confirm {
+	if now.Sub(c.lastWorking) < workingAbsence || now.Sub(c.lastTokenChange) < confirm {
+		return
+	}
+	if at := c.lastChange.Add(confirm); now.Before(at) {
+		c.t.arm(tPreFilter, at)
 		return
 	}
 	c.tryIdleCheck(now, tPreFilter, fmt.Sprintf("pre-filter: %s silence, no working pattern for %s, tokens stable", confirm, workingAbsence))
@@ -150,6 +159,16 @@ func (c *Core) idleVeto(now time.Time) string {
 		return c.need.gaveUp + "; nothing is typed until a person takes over"
 	}
 	return ""
+}
+
+// silenceText says how long the pane has been silent, and that rows which
+// redraw by themselves were left out when they printed since.
+func (c *Core) silenceText(now time.Time) string {
+	quiet := now.Sub(c.lastChange).Round(time.Second).String()
+	if c.lastOutput.After(c.lastChange) {
+		quiet += " (but for rows that redraw by themselves)"
+	}
+	return quiet
 }
 
 func clipText(s string, n int) string {

@@ -38,6 +38,11 @@ func (c *Core) Output(now time.Time, chunk []byte) {
 	}
 	c.outputSeq++
 	c.lastOutput = now
+	if c.content == 0 || f.Working || f.Completion {
+		// Work is never a status line's redraw, and without a screen to
+		// compare every chunk counts. Other output waits for a screen.
+		c.lastChange = now
+	}
 	c.outputSinceEnter = true
 	c.stuckRecoveries, c.need.stuck = 0, ""
 	if f.Tokens >= 0 && f.Tokens != c.tokens {
@@ -53,6 +58,11 @@ func (c *Core) Output(now time.Time, chunk []byte) {
 		c.onWorking(now, "working output")
 	case f.Visible > 2:
 		c.onActivity(now)
+	}
+	if f.Completion && c.content != 0 {
+		// The turn's last rows are drawn: the screen now is what the
+		// silence that follows is compared with.
+		c.requestSnapshot()
 	}
 	if c.need.cur.Kind != "" && c.screenSeq != c.outputSeq {
 		// A person may be answering: the screen tells when it is done.
@@ -141,6 +151,7 @@ func (c *Core) Screen(now time.Time, s Screen) {
 		return
 	}
 	c.screen, c.facts, c.screenSeq = s, c.agent.Classify(s), c.snapshotSeq
+	c.settleContent()
 	if t := c.facts.Tokens; t >= 0 && t != c.tokens {
 		// Claude redraws only changed cells, so the counter is read
 		// from the screen more reliably than from the stream.
@@ -161,6 +172,24 @@ func (c *Core) Screen(now time.Time, s Screen) {
 		}
 	}
 	c.Tick(now)
+}
+
+// settleContent compares a fresh screen with the one before: when its
+// Content is the same, the output in between only redrew rows that change
+// by themselves (a status line's clock, a usage meter), and the pane's
+// silence goes on; otherwise it ended at the last output. A screen with
+// output after it tells nothing.
+func (c *Core) settleContent() {
+	if !c.screenFresh() {
+		return
+	}
+	f := c.facts.Content
+	changed := f == 0 || f != c.content
+	c.content = f
+	if changed && c.lastOutput.After(c.lastChange) {
+		c.lastChange = c.lastOutput
+		c.rearmOnOutput()
+	}
 }
 
 // SnapshotFailed reports that the screen could not be read.

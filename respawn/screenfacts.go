@@ -1,6 +1,7 @@
 package respawn
 
 import (
+	"hash/fnv"
 	"strings"
 	"unicode/utf8"
 )
@@ -36,8 +37,14 @@ type ScreenFacts struct {
 	// turn's newest notice. Once it fired, the limit lines above its
 	// notice no longer count as UsageLimit.
 	AutoContinue AutoContinue
-	Tokens       int64    // token counter of the status line, -1 if none
-	Evidence     []string // "pattern-name: matched row text", for explain
+	Tokens       int64 // token counter of the status line, -1 if none
+	// Content is a hash of the rows that change only when something
+	// happens (the transcript, the prompt box), leaving out those that
+	// redraw by themselves (the footer, where a status line may print a
+	// clock every second). Two screens with the same Content show the same
+	// thing to a person; 0 means the agent cannot tell.
+	Content  uint64
+	Evidence []string // "pattern-name: matched row text", for explain
 
 	// BlockerText is the screen row that shows the question, permission
 	// prompt or dialog, for a person.
@@ -72,7 +79,7 @@ func (f ScreenFacts) Blocker() string {
 // Classify reads a rendered screen.
 func (p *Patterns) Classify(s Screen) ScreenFacts {
 	l := readLayout(s.Lines)
-	c := classifier{l: &l, f: ScreenFacts{Tokens: -1, PromptBox: l.box, Input: l.input()}, passed: -1}
+	c := classifier{l: &l, f: ScreenFacts{Tokens: -1, PromptBox: l.box, Input: l.input(), Content: l.content()}, passed: -1}
 	for _, i := range p.screen {
 		c.match(&p.list[i])
 	}
@@ -434,6 +441,25 @@ func (l *layout) in(where region, r int) bool {
 		return latest || footer
 	}
 	return false
+}
+
+// content hashes the rows above the footer, and is 0 without a prompt
+// box: the footer is then not known.
+func (l *layout) content() uint64 {
+	if !l.box {
+		return 0
+	}
+	return HashRows(l.rows[:l.footerStart])
+}
+
+// HashRows is the Content of rows, never 0.
+func HashRows(rows []string) uint64 {
+	h := fnv.New64a()
+	for _, r := range rows {
+		h.Write([]byte(r))
+		h.Write([]byte{'\n'})
+	}
+	return max(h.Sum64(), 1)
 }
 
 // promptPlaceholders are shown dimmed in an empty prompt box; plain text
