@@ -2,6 +2,7 @@ package respawn
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -13,6 +14,59 @@ type waitState struct {
 	resetAt time.Time // a usage limit's reset, as read (until less usage_limit_margin)
 	line    string    // what the screen or hook said
 	waited  string    // the last line waited out, so an old line on screen does not start a new wait
+	// hookLine is the usage limit the failed turn's hook reported when
+	// the wait began (hookUsageLimits), "" if none: its reset time counts
+	// when the screen shows none.
+	hookLine string
+	// fallback is how long a usage limit that names no reset time is
+	// waited out; 0 when the reset is known.
+	fallback time.Duration
+	// resumed: the resume prompt was typed at the end of this wait; after
+	// a fallback wait, a limit in the latest turn afterwards is the
+	// resume's turn meeting it again, although it reads as the line waited
+	// out.
+	resumed bool
+	// retries counts the resume prompts typed into retryLine, a usage
+	// limit that named no reset time, that met it again. It outlives a
+	// wait, so that the fallback grows; a turn without a limit forgets it.
+	retries   int
+	retryLine string
+}
+
+// hookUsageLimits is an Agent whose failed turn's hook carries the usage
+// limit's message whole, unwrapped (Codex's failed PostModelRequest): its
+// reset time counts when the screen's rows give none.
+type hookUsageLimits interface {
+	HookUsageLimit(msg string, now time.Time) (UsageLimitError, bool)
+}
+
+// A usage limit that names no reset time is waited out for
+// usageLimitFallback, doubled for each resume prompt that met the same
+// limit again, up to usageLimitFallbackMax: a prompt every hour into a
+// session that stays limited for days (a weekly limit) would only fail
+// each time.
+const (
+	usageLimitFallback    = time.Hour
+	usageLimitFallbackMax = 8 * time.Hour
+)
+
+// fallbackFor returns how long a usage limit without a reset time is
+// waited out, after w.retries resume prompts met it again.
+func (w *waitState) fallbackFor(line string) time.Duration {
+	if !sameLimit(w.retryLine, line) {
+		w.retries, w.retryLine = 0, ""
+	}
+	d := usageLimitFallback
+	for i := 0; i < w.retries && i < 8; i++ {
+		d *= 2
+	}
+	return min(d, usageLimitFallbackMax)
+}
+
+// sameLimit reports whether two usage-limit messages are the same, blanks
+// aside: the screen's is joined from wrapped rows, the hook's is whole.
+func sameLimit(a, b string) bool {
+	return a != "" && strings.Join(strings.Fields(a), "") == strings.Join(strings.Fields(b), "")
 }
 
 // autoContinueGrace is how long after a usage limit's reset (or after the
@@ -42,19 +96,40 @@ func (c *Core) startWaitIfLimited(now time.Time) bool {
 		return false
 	}
 	failed := c.hooks.turnFailedAt.After(c.hooks.promptAt) && c.hooks.turnFailedAt.After(c.stepSentAt)
+	hook, hookLimit := c.hookUsageLimit(now)
+	hookLimit = hookLimit && failed
+	if c.facts.UsageLimit == "" && !hookLimit {
+		c.wait.retries, c.wait.retryLine = 0, "" // a turn without a limit
+	}
 	if failed && c.facts.UsageLimit == c.wait.waited {
 		// A failed turn since the last prompt makes the line news although
 		// it reads as the one waited out before: Claude Code continued by
 		// itself (its prompt is not echoed) and hit the same limit again.
 		c.wait.waited = ""
 	}
+	if c.wait.resumed && c.wait.fallback > 0 && c.facts.UsageLimit == c.wait.waited {
+		// The resume prompt typed into a limit that named no reset time
+		// met it again: its line reads as the one waited out, and without
+		// a hook nothing else says so. (A limit with a reset time is not
+		// news this way: a resume the screen does not show yet would start
+		// one wait after another.)
+		c.wait.waited = ""
+	}
 	if line := c.facts.UsageLimit; line != "" && line != c.wait.waited {
-		reset := now.Add(time.Hour) // no reset time given
+		var reset time.Time
 		if ul, ok := c.agent.FindUsageLimit(c.screen.Text(), now); ok && !ul.ResetAt.IsZero() {
 			reset = ul.ResetAt
 		}
-		c.startWait(now, waitUsageLimit, reset.Add(c.cfg.UsageLimitMargin), line)
-		c.wait.resetAt = reset
+		if !hookLimit {
+			hook = UsageLimitError{}
+		}
+		c.startLimitWait(now, line, reset, hook)
+		return true
+	}
+	if hookLimit {
+		// The failed turn's hook names a usage limit the screen does not
+		// show (yet): its whole message is the limit's line.
+		c.startLimitWait(now, hook.Line, time.Time{}, hook)
 		return true
 	}
 	if line := c.facts.APIError; failed || (line != "" && line != c.wait.waited) {
@@ -75,8 +150,43 @@ func (c *Core) startWaitIfLimited(now time.Time) bool {
 	return false
 }
 
+// hookUsageLimit reads the failed turn's hook as a usage limit, when the
+// agent's hooks carry one (hookUsageLimits).
+func (c *Core) hookUsageLimit(now time.Time) (UsageLimitError, bool) {
+	if r, ok := c.agent.(hookUsageLimits); ok && c.hooks.turnFailed != "" {
+		return r.HookUsageLimit(c.hooks.turnFailed, now)
+	}
+	return UsageLimitError{}, false
+}
+
+// startLimitWait waits out a usage limit until reset, the screen's reset
+// time; without one until the hook's, and without either for the
+// fallback (fallbackFor), which the decision says.
+func (c *Core) startLimitWait(now time.Time, line string, reset time.Time, hook UsageLimitError) {
+	fromHook := reset.IsZero() && !hook.ResetAt.IsZero()
+	if fromHook {
+		reset = hook.ResetAt
+	}
+	var fallback time.Duration
+	if reset.IsZero() {
+		fallback = c.wait.fallbackFor(line)
+		reset = now.Add(fallback)
+	} else {
+		c.wait.retries, c.wait.retryLine = 0, ""
+	}
+	c.startWait(now, waitUsageLimit, reset.Add(c.cfg.UsageLimitMargin), line)
+	c.wait.resetAt, c.wait.hookLine, c.wait.fallback = reset, hook.Line, fallback
+	switch {
+	case fromHook:
+		c.decide(now, DecisionWait, "the usage limit's reset time is the failed turn's hook's: "+hook.Line)
+	case fallback > 0:
+		c.decide(now, DecisionWait, fmt.Sprintf("the usage limit names no reset time: waiting %s, "+
+			"after %d resume prompts that met it again (doubled each time, at most %s)", fallback, c.wait.retries, usageLimitFallbackMax))
+	}
+}
+
 func (c *Core) startWait(now time.Time, kind string, until time.Time, line string) {
-	c.wait = waitState{kind: kind, since: now, until: until, line: line, waited: line}
+	c.wait = waitState{kind: kind, since: now, until: until, line: line, waited: line, retries: c.wait.retries, retryLine: c.wait.retryLine}
 	c.hooks.turnFailedAt = time.Time{}
 	c.t.arm(tResume, until)
 	c.record(Decision{At: now, Kind: DecisionWait, Reason: c.wait.describe() + "; no cycle"})
@@ -119,8 +229,19 @@ func (c *Core) onResume(now time.Time) {
 	if ul, ok := c.agent.FindUsageLimit(c.screen.Text(), now); ok && kind == "usage limit" && ul.Line != c.wait.line && ul.ResetAt.After(now) {
 		c.wait.line = ul.Line
 		c.wait.until = ul.ResetAt.Add(c.cfg.UsageLimitMargin)
+		c.wait.resetAt, c.wait.fallback = ul.ResetAt, 0
 		c.t.arm(tResume, c.wait.until)
 		c.decide(now, DecisionWait, "new usage limit: "+c.wait.describe())
+		return
+	}
+	if reset := c.limitReset(); kind == waitUsageLimit && c.facts.UsageLimit != "" && now.Before(reset.Add(c.cfg.UsageLimitMargin)) {
+		// The limit is still the latest turn's and its reset, read now
+		// (the screen redrawn, the hook's message), lies ahead: a resume
+		// prompt would only meet it again.
+		c.wait.until, c.wait.resetAt, c.wait.fallback = reset.Add(c.cfg.UsageLimitMargin), reset, 0
+		c.t.arm(tResume, c.wait.until)
+		c.decide(now, DecisionWait, "usage limit still in the latest turn, its reset at "+reset.Format("15:04:05")+
+			" still ahead: "+c.wait.describe()+"; nothing is typed into a session still limited")
 		return
 	}
 	if kind == waitUsageLimit && c.facts.AutoContinue == AutoContinueArmed {
@@ -135,14 +256,46 @@ func (c *Core) onResume(now time.Time) {
 			now.Sub(c.wait.resetAt).Round(time.Second)))
 	}
 	c.endWait(now, kind+" over")
+	// A failed turn a hook reported during the wait is the one waited out,
+	// not news for the next idle.
+	c.hooks.turnFailedAt = time.Time{}
 	if c.cfg.ResumePrompt == "" || c.state != Watching || !c.facts.PromptBox || c.facts.Input != "" {
 		return
 	}
+	reason := "resume after " + kind
+	if c.wait.fallback > 0 {
+		// Nothing says when the limit resets: this prompt tries, and
+		// should it meet the limit again the next wait is longer.
+		c.wait.retries, c.wait.retryLine = c.wait.retries+1, c.wait.line
+		reason += fmt.Sprintf(" that named no reset time, after %s; should it still hold, the next wait is %s",
+			c.wait.fallback, c.wait.fallbackFor(c.wait.line))
+	}
+	c.wait.resumed = true
 	c.resumeID = c.newID()
 	c.quietFrom = now
 	c.armSilenceTimers()
 	c.emit(Action{Kind: ActSubmit, ID: c.resumeID, Step: StepResume, Text: c.cfg.ResumePrompt})
-	c.record(Decision{At: now, Kind: DecisionSend, Step: StepResume, Text: c.cfg.ResumePrompt, Reason: "resume after " + kind})
+	c.record(Decision{At: now, Kind: DecisionSend, Step: StepResume, Text: c.cfg.ResumePrompt, Reason: reason})
+}
+
+// limitReset is the reset time of the usage limit waited out as read
+// now, seen from when the wait began (a bare "9:12 PM" is the one after
+// that): the screen's, else that of the failed turn's hook; zero when
+// neither names one.
+func (c *Core) limitReset() time.Time {
+	if ul, ok := c.agent.FindUsageLimit(c.screen.Text(), c.wait.since); ok && !ul.ResetAt.IsZero() {
+		return ul.ResetAt
+	}
+	line := c.wait.hookLine
+	if line == "" && !c.hooks.turnFailedAt.IsZero() {
+		line = c.hooks.turnFailed // the hook came after the wait began
+	}
+	if r, ok := c.agent.(hookUsageLimits); ok && line != "" {
+		if ul, ok := r.HookUsageLimit(line, c.wait.since); ok {
+			return ul.ResetAt
+		}
+	}
+	return time.Time{}
 }
 
 func (c *Core) endWait(now time.Time, why string) {

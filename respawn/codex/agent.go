@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"strings"
 	"time"
 
 	"github.com/codeman-dev/codeman/respawn"
@@ -47,4 +48,15 @@ func (*Agent) NewStream() respawn.Stream { return newStream() }
 // time after now (see findUsageLimit).
 func (*Agent) FindUsageLimit(text string, now time.Time) (respawn.UsageLimitError, bool) {
 	return findUsageLimit(text, now)
+}
+
+// HookUsageLimit reads the usage limit a failed turn's hook reports:
+// Codex's failed PostModelRequest carries the message the screen shows,
+// whole and unwrapped, as its error. ok is false for any other failure.
+func (*Agent) HookUsageLimit(msg string, now time.Time) (respawn.UsageLimitError, bool) {
+	msg = strings.TrimSpace(msg)
+	if !isUsageLimit(msg) {
+		return respawn.UsageLimitError{}, false
+	}
+	return respawn.UsageLimitError{Line: msg, ResetAt: ResetAt(msg, now)}, true
 }

@@ -1,10 +1,12 @@
 package codex_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/codex"
 )
@@ -146,6 +148,31 @@ func TestFindUsageLimit_BlockEnds(t *testing.T) {
 		ul, ok := a.FindUsageLimit(text, now)
 		if !ok || !ul.ResetAt.IsZero() || ul.Line != "You’ve hit your usage limit. Upgrade to Pro." {
 			t.Errorf("under %q: %+v, %v; want the first row alone, no reset time", below, ul, ok)
+		}
+	}
+}
+
+// The failed PostModelRequest's error is the limit's message whole: the
+// hook names the reset time at any width of the pane, and any other
+// failure is no usage limit.
+func TestHookUsageLimit(t *testing.T) {
+	a := codex.New()
+	now := time.Date(2026, 12, 1, 18, 42, 0, 0, time.UTC)
+	payload, err := os.ReadFile("../../hooks/testdata/codex/post-model-request-usage-limit.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := hooks.InterpretPayload(payload)
+	if !ok || h.Kind != respawn.HookTurnFailed {
+		t.Fatalf("payload read as %+v, %v", h, ok)
+	}
+	ul, ok := a.HookUsageLimit(h.Error, now)
+	if !ok || ul.Line != usageLimit5h || !ul.ResetAt.Equal(time.Date(2026, 12, 1, 21, 12, 0, 0, time.UTC)) {
+		t.Errorf("HookUsageLimit %+v, %v", ul, ok)
+	}
+	for _, msg := range []string{"", "We’re currently experiencing high demand, which may cause temporary errors.", "rate_limit"} {
+		if ul, ok := a.HookUsageLimit(msg, now); ok {
+			t.Errorf("%q read as a usage limit: %+v", msg, ul)
 		}
 	}
 }
