@@ -14,8 +14,9 @@ import (
 var TestedCodexVersions = []string{"0.171.0"}
 
 // checkCodex checks the Codex CLI on PATH against TestedCodexVersions and,
-// when it is there, codeman's hooks in its hooks.json. Codex is optional:
-// without it only Codex panes are out of reach.
+// when it is there, codeman's hooks in its hooks.json and whether its
+// config.toml opens the model-switch menu at a usage limit. Codex is
+// optional: without it only Codex panes are out of reach.
 func (d *Doctor) checkCodex(ctx context.Context) []Check {
 	newest := TestedCodexVersions[len(TestedCodexVersions)-1]
 	install := "npm install -g @openai/codex@" + newest
@@ -38,7 +39,26 @@ func (d *Doctor) checkCodex(ctx context.Context) []Check {
 		version.Message = fmt.Sprintf("Codex %s (%s) is not a version codeman is tested with (%s): its screens may differ", v, path, strings.Join(TestedCodexVersions, ", "))
 		version.Fix = "if codeman misreads a Codex pane (codeman explain shows what it reads), install " + newest + ": " + install
 	}
-	return []Check{version, d.checkCodexHooks()}
+	if d.CodexHooksStatus == nil {
+		return []Check{version, {Name: "hooks (codex)", Verdict: VerdictNote, Message: "not checked"}}
+	}
+	st, err := d.CodexHooksStatus()
+	checks := []Check{version, codexHooksCheck(st, err)}
+	if err == nil && st.ModelNudge == codexhooks.NudgeShown {
+		checks = append(checks, codexNudgeCheck(st.ConfigPath))
+	}
+	return checks
+}
+
+// codexNudgeCheck: with Codex's default config every usage limit opens a
+// menu whose Enter switches the model, which codeman leaves to a person;
+// Codex's own "never show again" writes the same setting.
+func codexNudgeCheck(configPath string) Check {
+	return Check{Name: "codex usage limits", Verdict: VerdictWarn,
+		Message: "with Codex's default config every usage limit opens its model-switch menu (\"Approaching rate limits\"), " +
+			"which codeman leaves to a person: an unattended Codex waits at every limit until someone answers it",
+		Fix: fmt.Sprintf("turn the menu off: set %s = true in the [%s] table of %s",
+			codexhooks.NoticeModelNudge, codexhooks.NoticeTable, configPath)}
 }
 
 // codexVersion reads what codex --version prints: "codex-cli 0.171.0".
@@ -50,14 +70,10 @@ func codexVersion(out string) (string, bool) {
 	return fields[1], true
 }
 
-// checkCodexHooks checks codeman's hooks in Codex's hooks.json and their
-// trust in its config.toml.
-func (d *Doctor) checkCodexHooks() Check {
+// codexHooksCheck checks codeman's hooks in Codex's hooks.json and their
+// trust in its config.toml, as read into st.
+func codexHooksCheck(st codexhooks.StatusReport, err error) Check {
 	const name, fix = "hooks (codex)", "codeman hooks install --agent codex"
-	if d.CodexHooksStatus == nil {
-		return Check{Name: name, Verdict: VerdictNote, Message: "not checked"}
-	}
-	st, err := d.CodexHooksStatus()
 	switch {
 	case err != nil:
 		return Check{Name: name, Verdict: VerdictError, Message: err.Error(), Fix: "fix the file it names; codeman hooks status --agent codex reads it again"}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"os"
 	"slices"
 	"testing"
@@ -53,5 +54,35 @@ func TestDoctor_TestedCodexVersionsMatchInstallScript(t *testing.T) {
 	}
 	if len(pinned) != 1 || !slices.Contains(TestedCodexVersions, pinned[0]) || TestedCodexVersions[len(TestedCodexVersions)-1] != pinned[0] {
 		t.Fatalf("TestedCodexVersions = %q, but %s pins %q: change both together", TestedCodexVersions, script, pinned)
+	}
+}
+
+// With Codex's default config every usage limit opens the model-switch
+// menu, which codeman leaves to a person: doctor names the setting that
+// turns it off, and says nothing once the config sets it.
+func TestDoctor_CodexModelNudge(t *testing.T) {
+	m := healthyMachine()
+	m.codexHooks.ModelNudge = codexhooks.NudgeShown
+	wantCheck(t, runFake(t, m), "codex usage limits", VerdictWarn, "default config", "model-switch menu", "leaves to a person",
+		"set hide_rate_limit_model_nudge = true in the [notice] table of /home/u/.codex/config.toml")
+
+	for _, state := range []string{codexhooks.NudgeHidden, codexhooks.NudgeUnread} {
+		m = healthyMachine()
+		m.codexHooks.ModelNudge = state
+		for _, c := range runFake(t, m).Checks {
+			if c.Name == "codex usage limits" {
+				t.Errorf("config read as %q: %+v", state, c)
+			}
+		}
+	}
+
+	// Codex's config.toml unreadable: the hooks line says so, nothing more.
+	m = healthyMachine()
+	m.codexHooks.ModelNudge = codexhooks.NudgeShown
+	m.codexHooksErr = errors.New("read config /home/u/.codex/config.toml:3: bad")
+	for _, c := range runFake(t, m).Checks {
+		if c.Name == "codex usage limits" {
+			t.Errorf("checked with an unreadable config: %+v", c)
+		}
 	}
 }

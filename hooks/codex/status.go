@@ -25,6 +25,10 @@ type StatusReport struct {
 	hooks.StatusReport
 	ConfigPath string
 	Handlers   []HandlerStatus // one per installed handler, in file order
+	// ModelNudge says whether config.toml turns off the model-switch menu
+	// Codex opens at a usage limit (NudgeShown, NudgeHidden; NudgeUnread
+	// when the file was not read).
+	ModelNudge string
 }
 
 // UpToDate reports whether Install would change nothing and every handler
@@ -62,6 +66,7 @@ func Status(opts Options) (StatusReport, error) {
 	if err != nil {
 		return rep, err
 	}
+	rep.ModelNudge = modelNudge(doc)
 	state := hookState(doc)
 	for _, ie := range st.Installed {
 		key := StateKey(HooksPath(opts.Home), ie.Event, ie.Group, ie.Handler)
