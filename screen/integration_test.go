@@ -115,6 +115,20 @@ func TestIntegration_PressEnterIsOneKey(t *testing.T) {
 	}
 }
 
+// TestIntegration_PressSubmitKeys: the keys Submit presses around its
+// text reach the program as a terminal sends them: Backspace as DEL, vim's
+// i as the letter, each on its own.
+func TestIntegration_PressSubmitKeys(t *testing.T) {
+	s := startEcho(t)
+	term := screen.NewWindowTerminal(s.window("0"), screen.TerminalOptions{TempDir: t.TempDir()})
+	for _, k := range []respawn.Key{respawn.KeyBackspace, respawn.KeyVimInsert} {
+		if err := term.Press(context.Background(), k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wait.For(t, "two keys read", waitTimeout, func() bool { return strings.Join(s.reads(), "") == "\x7fi" })
+}
+
 // collector gathers a poller's output.
 type collector struct {
 	mu   sync.Mutex

@@ -49,7 +49,9 @@ func (t *WindowTerminal) snapshot(ctx context.Context) (respawn.Screen, error) {
 			return respawn.Screen{}, err
 		}
 	}
-	return respawn.Screen{Lines: f.rows, Width: t.width, Height: len(f.rows), At: at}, nil
+	s := respawn.Screen{Lines: f.rows, Width: t.width, Height: len(f.rows), At: at}
+	t.opts.Timing.Prompt.Observe(s) // what the controller sees tells Submit whether vim is on
+	return s, nil
 }
 
 // learnSize asks for the window's size the first time it is needed: a

@@ -99,6 +99,11 @@ type windowKeys struct {
 	op *capturer
 }
 
+var _ respawn.ScreenKeys = windowKeys{}
+
+// Screen is a snapshot within Submit, which holds t.mu.
+func (k windowKeys) Screen(ctx context.Context) (respawn.Screen, error) { return k.t.snapshot(ctx) }
+
 func (k windowKeys) Type(ctx context.Context, text string) error { return k.t.paste(ctx, k.op, text) }
 
 func (k windowKeys) Press(ctx context.Context, key respawn.Key) error { return k.t.sendKey(ctx, key) }
@@ -183,11 +188,13 @@ func pasteData(text string) []byte {
 // screen's octal notation, which stuff turns into bytes. Escape alone is
 // left out on purpose (twice opens Claude's Rewind), and so is Ctrl+L.
 var pressKeys = map[respawn.Key]string{
-	respawn.KeyEnter: `\015`, // CR, as a terminal sends for Enter; a LF would be Ctrl+J
-	"Up":             `\033[A`,
-	"Down":           `\033[B`,
-	"Tab":            `\011`,
-	"BTab":           `\033[Z`,
+	respawn.KeyEnter:     `\015`, // CR, as a terminal sends for Enter; a LF would be Ctrl+J
+	respawn.KeyBackspace: `\177`, // DEL, as a terminal sends for Backspace
+	respawn.KeyVimInsert: "i",
+	"Up":                 `\033[A`,
+	"Down":               `\033[B`,
+	"Tab":                `\011`,
+	"BTab":               `\033[Z`,
 }
 
 // Press sends one key. Digits are sent as they are.

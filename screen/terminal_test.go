@@ -164,12 +164,12 @@ func TestWindowTerminal_Press(t *testing.T) {
 	f.addWindow("0", 80, "x")
 	term, _ := newTestTerminal(t, f)
 	ctx := context.Background()
-	for _, k := range []respawn.Key{respawn.KeyEnter, "Down", "Up", "Tab", "BTab", "2"} {
+	for _, k := range []respawn.Key{respawn.KeyEnter, "Down", "Up", "Tab", "BTab", "2", respawn.KeyBackspace, respawn.KeyVimInsert} {
 		if err := term.Press(ctx, k); err != nil {
 			t.Fatalf("Press(%s): %v", k, err)
 		}
 	}
-	want := []string{"\r", "\x1b[B", "\x1b[A", "\t", "\x1b[Z", "2"}
+	want := []string{"\r", "\x1b[B", "\x1b[A", "\t", "\x1b[Z", "2", "\x7f", "i"}
 	if got := f.inputs("0"); !reflect.DeepEqual(got, want) {
 		t.Errorf("window got %q, want %q", got, want)
 	}

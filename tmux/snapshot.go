@@ -24,7 +24,9 @@ func (t *PaneTerminal) Snapshot(ctx context.Context) (respawn.Screen, error) {
 	if err != nil {
 		return respawn.Screen{}, fmt.Errorf("snapshot pane %s: %w", t.pane, err)
 	}
-	return respawn.Screen{Lines: screenLines(text), Width: width, Height: height, At: t.opts.Clock.Now()}, nil
+	s := respawn.Screen{Lines: screenLines(text), Width: width, Height: height, At: t.opts.Clock.Now()}
+	t.opts.Timing.Prompt.Observe(s) // what the controller sees tells Submit whether vim is on
+	return s, nil
 }
 
 // size returns the pane's width and height. It asks list-panes, which

@@ -82,16 +82,18 @@ func (t *PaneTerminal) Submit(ctx context.Context, text string) error {
 // paneKeys gives respawn.Submit the pane's primitives.
 type paneKeys struct{ t *PaneTerminal }
 
+var _ respawn.ScreenKeys = paneKeys{}
+
 func (k paneKeys) Type(ctx context.Context, text string) error { return k.t.typeText(ctx, text) }
 
-func (k paneKeys) Press(ctx context.Context, key respawn.Key) error {
-	return k.t.sendKey(ctx, pressKeys[key])
-}
+func (k paneKeys) Press(ctx context.Context, key respawn.Key) error { return k.t.press(ctx, key) }
 
 func (k paneKeys) Look(ctx context.Context) ([]byte, error) {
 	s, err := k.t.captureText(ctx)
 	return []byte(s), err
 }
+
+func (k paneKeys) Screen(ctx context.Context) (respawn.Screen, error) { return k.t.Snapshot(ctx) }
 
 // typeText puts text into the pane's input without submitting it.
 func (t *PaneTerminal) typeText(ctx context.Context, text string) error {
@@ -154,33 +156,42 @@ func (t *PaneTerminal) pastesEscaped(ctx context.Context) (bool, error) {
 // pressKeys maps the keys Press accepts to tmux key names. Escape is left
 // out on purpose (twice opens Claude's Rewind), and so is C-l.
 var pressKeys = map[respawn.Key]string{
-	respawn.KeyEnter: "Enter",
-	"Up":             "Up",
-	"Down":           "Down",
-	"Tab":            "Tab",
-	"BTab":           "BTab",
+	respawn.KeyEnter:     "Enter",
+	respawn.KeyBackspace: "BSpace", // DEL, as a terminal sends for Backspace
+	"Up":                 "Up",
+	"Down":               "Down",
+	"Tab":                "Tab",
+	"BTab":               "BTab",
 }
 
-// Press sends one key. Digits are sent literally.
+// Press sends one key. Digits and vim's i are sent literally.
 func (t *PaneTerminal) Press(ctx context.Context, key respawn.Key) error {
 	if err := t.checkPane(); err != nil {
 		return err
 	}
-	if len(key) == 1 && key[0] >= '0' && key[0] <= '9' {
-		_, err := t.opts.Runner.Run(ctx, "send-keys", "-t", t.pane, "-l", "--", string(key))
-		if err != nil {
-			return fmt.Errorf("press %s in pane %s: %w", key, t.pane, err)
+	if err := t.press(ctx, key); err != nil {
+		return fmt.Errorf("press %s in pane %s: %w", key, t.pane, err)
+	}
+	return nil
+}
+
+func (t *PaneTerminal) press(ctx context.Context, key respawn.Key) error {
+	if literalKey(key) {
+		if _, err := t.opts.Runner.Run(ctx, "send-keys", "-t", t.pane, "-l", "--", string(key)); err != nil {
+			return fmt.Errorf("send %s: %w", key, err)
 		}
 		return nil
 	}
 	name, ok := pressKeys[key]
 	if !ok {
-		return fmt.Errorf("press %q in pane %s: not a key codeman sends", key, t.pane)
+		return fmt.Errorf("%q is not a key codeman sends", key)
 	}
-	if err := t.sendKey(ctx, name); err != nil {
-		return fmt.Errorf("press %s in pane %s: %w", key, t.pane, err)
-	}
-	return nil
+	return t.sendKey(ctx, name)
+}
+
+// literalKey reports a key that is a character typed as it is.
+func literalKey(key respawn.Key) bool {
+	return key == respawn.KeyVimInsert || len(key) == 1 && key[0] >= '0' && key[0] <= '9'
 }
 
 // sendKey sends one named key as a command of its own: Claude's Ink input

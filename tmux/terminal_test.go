@@ -131,13 +131,14 @@ func TestPaneTerminal_Press(t *testing.T) {
 	pane := keysPane(t, ts, "press")
 	term := NewPaneTerminal(Server{Socket: ts.Socket()}, pane, TerminalOptions{})
 	ctx := context.Background()
-	for _, k := range []respawn.Key{respawn.KeyEnter, "Down", "2"} {
+	for _, k := range []respawn.Key{respawn.KeyEnter, "Down", "2", respawn.KeyBackspace, respawn.KeyVimInsert} {
 		if err := term.Press(ctx, k); err != nil {
 			t.Fatalf("Press(%s): %v", k, err)
 		}
 	}
-	// Keys sent back to back may arrive in one read.
-	ts.WaitFor(pane, func(s string) bool { return strings.Contains(allReads(s), "\r\x1b[B2") }, "Enter, Down and 2", 5*time.Second)
+	// Keys sent back to back may arrive in one read. Backspace is DEL, as a
+	// terminal sends it; vim's i is the letter.
+	ts.WaitFor(pane, func(s string) bool { return strings.Contains(allReads(s), "\r\x1b[B2\x7fi") }, "Enter, Down, 2, Backspace and i", 5*time.Second)
 	for _, k := range []respawn.Key{"Escape", "C-l", "", "Enter Enter"} {
 		if err := term.Press(ctx, k); err == nil {
 			t.Errorf("Press(%q) succeeded, want an error", k)
