@@ -66,6 +66,9 @@ func recognize(ctx context.Context, b paneBackend) (name, why string) {
 func (a paneAgent) adapt(cfg respawn.Config, timing *respawn.SendTiming) respawn.Config {
 	if timing != nil {
 		timing.Pause = max(timing.Pause, a.info.SendPause)
+		// Submit reads the prompt box with the pane's agent before and
+		// after it types.
+		timing.Prompt = respawn.NewPromptReader(a.reader.Classify)
 	}
 	return a.info.Adapt(cfg)
 }
