@@ -19,6 +19,7 @@ type hookFlags struct {
 	turnFailedAt                                  time.Time // StopFailure
 	turnFailed                                    string
 	promptAt                                      time.Time // last UserPromptSubmit
+	stoppedAt                                     time.Time // last Stop: a turn that ended well
 	last                                          Hook
 }
 
@@ -256,6 +257,7 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 	switch h.Kind {
 	case HookStop:
 		c.hooks.clearDialogs()
+		c.hooks.stoppedAt = h.At
 		c.continuedByItself(now, h.At, "Stop hook")
 		if h.Background > 0 {
 			c.hooks.background = h.Background
@@ -308,6 +310,21 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 		// dialog it announced is answered.
 		c.hooks.clearDialogs()
 	}
+}
+
+// limitQuoted reports whether a usage limit the screen shows is text of a
+// reply that quotes one: the turn since the last prompt ended with a plain
+// Stop hook, later than any hook that said a turn failed. A turn that hits
+// a limit ends with StopFailure and no Stop. Without hooks the screen
+// alone decides (respawn's classifier counts only the limit rows Claude
+// Code draws itself).
+func (c *Core) limitQuoted(now time.Time) bool {
+	prompt := latest(c.hooks.promptAt, c.stepSentAt)
+	if !c.hooks.stoppedAt.After(prompt) || !c.hooks.stoppedAt.After(c.hooks.turnFailedAt) {
+		return false
+	}
+	c.veto(now, "usage-limit text on screen is part of a reply: the turn ended with a Stop hook, not a failure")
+	return true
 }
 
 // onIdleHook starts the short confirmation that follows a Stop or

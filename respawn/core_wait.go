@@ -115,7 +115,7 @@ func (c *Core) startWaitIfLimited(now time.Time) bool {
 		// one wait after another.)
 		c.wait.waited = ""
 	}
-	if line := c.facts.UsageLimit; line != "" && line != c.wait.waited {
+	if line := c.facts.UsageLimit; line != "" && line != c.wait.waited && !c.limitQuoted(now) {
 		var reset time.Time
 		if ul, ok := c.agent.FindUsageLimit(c.screen.Text(), now); ok && !ul.ResetAt.IsZero() {
 			reset = ul.ResetAt

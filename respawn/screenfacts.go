@@ -305,11 +305,39 @@ func (c *classifier) usageLimit() (hit, bool) {
 		if h.row < c.passed {
 			continue // Claude Code continued past this limit by itself
 		}
+		if !c.ownLimitRow(h) {
+			continue // a reply that quotes a limit
+		}
 		if !found || rank(h) > rank(best) || rank(h) == rank(best) && h.row > best.row {
 			best, found = h, true
 		}
 	}
 	return best, found
+}
+
+// limitMarks is the mark Claude Code draws before each of its usage-limit
+// messages in the transcript: "⎿" under the prompt for the limit itself,
+// "●" for its notice ("● Usage limit reached · …").
+var limitMarks = map[string]string{
+	"usage_limit_hit":     "⎿",
+	"usage_limit_legacy":  "⎿",
+	"usage_limit_reached": "●",
+}
+
+// ownLimitRow reports whether a usage-limit hit is a row Claude Code drew
+// itself rather than text of a reply that quotes one: in the footer, which
+// no reply reaches, always; in the transcript, only when the row is Claude's
+// mark for it and then the message. A reply's rows start with its own "●"
+// or with two spaces, and a quote inside a sentence starts elsewhere. (A
+// reply can still draw the very row; the Stop hook tells it from a limit,
+// Core.limitQuoted.) A user's pattern is taken as written.
+func (c *classifier) ownLimitRow(h hit) bool {
+	mark, builtin := limitMarks[h.p.Name]
+	if !builtin || h.row >= c.l.footerStart {
+		return true
+	}
+	rest, ok := strings.CutPrefix(h.text, mark)
+	return ok && strings.TrimSpace(rest) == h.value
 }
 
 // smallInt parses a short decimal number.

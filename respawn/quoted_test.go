@@ -1,0 +1,95 @@
+package respawn
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// A reply of the real Claude Code 2.1.332 that quotes a usage limit in
+// three forms, a completion line, "esc to interrupt", a permission question
+// and a numbered list reads as a finished turn: no limit, no work, no
+// dialog.
+func TestClassify_QuotedBanners(t *testing.T) {
+	f := DefaultPatterns().Classify(screenFixture(t, "v2.1.332-quoted-banners.txt"))
+	if f.UsageLimit != "" || f.Working || f.Blocker() != "" || f.PlanMenu || !f.Completion || !f.PromptBox {
+		t.Fatalf("facts = %+v, want a finished turn with nothing else", f)
+	}
+}
+
+// Claude Code's own limit rows count wherever they are drawn; the same
+// message inside a reply's rows does not.
+func TestGuard_OwnLimitRows(t *testing.T) {
+	box := []string{rowRule, rowPrompt, rowRule, rowFooterIdle}
+	for _, tc := range []struct {
+		name string
+		rows []string
+		want string
+	}{
+		{"hint_row", []string{"❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)"}, "You've hit your 5-hour limit · resets 8:00pm (UTC)"},
+		{"notice_row", []string{"❯ go on", "● Usage limit reached · set to continue automatically at 5:33pm"}, "Usage limit reached · set to continue automatically at 5:33pm"},
+		{"legacy_hint_row", []string{"❯ go on", "  ⎿  5-hour limit reached ∙ resets 3pm"}, "5-hour limit reached ∙ resets 3pm"},
+		{"reply_row", []string{"❯ what did it say", "● It said:", "  You've hit your session limit · resets 7:30pm"}, ""},
+		{"reply_first_row", []string{"❯ what did it say", "● You've hit your session limit · resets 7:30pm"}, ""},
+		{"reply_sentence", []string{"❯ what did it say", "● It said ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC) and stopped."}, ""},
+		{"reply_legacy", []string{"❯ what did it say", "● Old versions said:", "  5-hour limit reached ∙ resets 3pm"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := DefaultPatterns().Classify(Screen{Lines: screenOf(append(tc.rows, box...)...)})
+			if f.UsageLimit != tc.want {
+				t.Fatalf("UsageLimit = %q, want %q", f.UsageLimit, tc.want)
+			}
+		})
+	}
+	footer := screenOf("❯ go on", "● Done.", rowRule, rowPrompt, rowRule, "  ⚠ Usage limit reached · limit resets 5:33pm")
+	if f := DefaultPatterns().Classify(Screen{Lines: footer}); !strings.HasPrefix(f.UsageLimit, "Usage limit reached") {
+		t.Fatalf("the footer's banner is no limit: %+v", f)
+	}
+}
+
+// A turn that ended with a plain Stop hook is no usage limit, though its
+// reply shows a row that reads exactly like Claude Code's limit notice
+// ("● Usage limit reached · …", a reply whose first line is that): the
+// cycle runs. The same screen after StopFailure is waited out.
+func TestGuard_QuotedLimit(t *testing.T) {
+	quoted := func() []string {
+		return screenOf("❯ what did the banner say", "● Usage limit reached · limit resets 8:00pm", "", "✻ Churned for 3s · done 6:47 PM", "",
+			rowRule, rowPrompt, rowRule, rowFooterIdle)
+	}
+	t.Run("stop", func(t *testing.T) {
+		h := newHarness(t, testConfig())
+		h.hook(HookPromptSubmitted)
+		h.work(5 * time.Second)
+		h.draw(quoted())
+		h.hook(HookStop)
+		h.advance(20 * time.Second)
+		if s := h.sends(); len(s) == 0 || s[0] != "submit: "+DefaultUpdatePrompt {
+			t.Fatalf("sent %q, want the update prompt first\n%s", s, h.dump())
+		}
+		h.wantDecision("usage-limit text on screen is part of a reply")
+	})
+	t.Run("stop_then_failure", func(t *testing.T) {
+		// Claude Code went on by itself after the Stop (no prompt hook
+		// for that) and hit the limit: the failure is the newer word.
+		h := newHarness(t, testConfig())
+		h.hook(HookPromptSubmitted)
+		h.work(5 * time.Second)
+		h.hook(HookStop)
+		h.work(2 * time.Second)
+		h.draw(quoted())
+		h.hook(HookTurnFailed, func(k *Hook) { k.Error = "rate_limit" })
+		h.advance(20 * time.Second)
+		h.wantNoCycle()
+		h.wantDecision("waiting out usage limit until 20:01:00")
+	})
+	t.Run("stop_failure", func(t *testing.T) {
+		h := newHarness(t, testConfig())
+		h.hook(HookPromptSubmitted)
+		h.work(5 * time.Second)
+		h.draw(quoted())
+		h.hook(HookTurnFailed, func(k *Hook) { k.Error = "rate_limit" })
+		h.advance(20 * time.Second)
+		h.wantNoCycle()
+		h.wantDecision("waiting out usage limit until 20:01:00")
+	})
+}
