@@ -88,6 +88,31 @@ func (s *Server) byName() []process {
 	return out
 }
 
+// ClientProcesses describes the processes other than servers that name
+// this server by -L name or socket path, as "pid: argv": for a test to
+// say what keeps a server from exiting after kill-server (it waits for
+// its last client). It finds none without /proc.
+func (s *Server) ClientProcesses() []string {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []string
+	for _, dir := range dirs {
+		comm, err := os.ReadFile(dir + "/comm")
+		if err != nil || string(comm) == "tmux: server\n" {
+			continue
+		}
+		cmdline, err := os.ReadFile(dir + "/cmdline")
+		if err != nil {
+			continue
+		}
+		argv := strings.Split(string(bytes.TrimSuffix(cmdline, []byte{0})), "\x00")
+		if !slices.Contains(argv, s.name) && !slices.Contains(argv, s.socket) {
+			continue
+		}
+		out = append(out, filepath.Base(dir)+": "+strings.Join(argv, " "))
+	}
+	return out
+}
+
 // alive reports whether p still runs: same pid and start time, and not a
 // zombie waiting for its parent.
 func (p process) alive() bool {
@@ -102,8 +127,12 @@ func (s *Server) killLeft() {
 	if len(left) == 0 {
 		return
 	}
+	// A server exits once its last client has gone: name the clients
+	// that kept it.
+	clients := s.ClientProcesses()
 	for _, p := range left {
-		s.t.Logf("tmuxtest: tmux server %s (pid %d) outlived kill-server (its socket %s removed?); killing it", s.name, p.pid, s.socket)
+		s.t.Logf("tmuxtest: tmux server %s (pid %d) outlived kill-server (its socket %s removed, or clients %q still connected); killing it",
+			s.name, p.pid, s.socket, clients)
 		syscall.Kill(p.pid, syscall.SIGKILL)
 	}
 	err := wait.Until(fmt.Sprintf("tmux server %s to exit after SIGKILL", s.name), 5*time.Second, func() bool {
