@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -235,7 +236,19 @@ func (w *lifecycle) killDaemon(t *rapid.T) {
 // name with new programs in panes of the same ids: none of them is enabled.
 func (w *lifecycle) restartTmux(t *rapid.T) {
 	r := w.r
-	r.killTmuxServer()
+	// Killed here rather than by r.killTmuxServer, so that a failure is
+	// rapid's and reports the steps and the seed.
+	out, err := r.tmux.Run("display-message", "-p", "#{pid}")
+	pid, _ := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil || pid <= 0 {
+		t.Fatalf("the tmux server's pid: %q, %v", out, err)
+	}
+	if _, err := r.tmux.Run("kill-server"); err != nil {
+		t.Fatal(err)
+	}
+	if err := wait.Until("the old tmux server to exit", 30*time.Second, func() bool { return syscall.Kill(pid, 0) != nil }); err != nil {
+		t.Fatalf("%v; tmux clients of its socket: %q", err, r.tmux.ClientProcesses())
+	}
 	restarted := time.Now()
 	for i, addr := range w.panes {
 		if !strings.HasPrefix(addr, "tmux:") {
