@@ -105,6 +105,7 @@ const (
 	hookConfirmDelay     = 3 * time.Second  // silence after a Stop hook before idle is confirmed
 	clearFallback        = 10 * time.Second // go on to /init when /clear shows nothing
 	initGrace            = 3 * time.Second  // monitoring_init grace period
+	stepSettle           = 2 * time.Second  // a step's last frames may follow the hook that ended it
 	workingAbsence       = 8 * time.Second  // working patterns absent before the pre-filter passes
 	idleCheckErrorBase   = 60 * time.Second // first backoff after an idle check error
 	planCheckErrorBase   = 30 * time.Second // first backoff after a plan check error

@@ -79,6 +79,7 @@ type Controller struct {
 	subs  map[chan Decision]struct{}
 
 	checks map[uint64]context.CancelFunc // loop-owned
+	sends  map[uint64]*send              // keys in flight (loop-owned)
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -115,6 +116,7 @@ func NewController(opts ControllerOptions) *Controller {
 		results:  make(chan func(time.Time), 16),
 		subs:     make(map[chan Decision]struct{}),
 		checks:   make(map[uint64]context.CancelFunc),
+		sends:    make(map[uint64]*send),
 		done:     make(chan struct{}),
 	}
 	if opts.Checker == nil {
@@ -210,8 +212,23 @@ func (c *Controller) Status(decisions int) (Status, error) {
 	return st, err
 }
 
-// Pause stops all sending until Resume.
-func (c *Controller) Pause() error { return c.do(func(now time.Time) { c.core.Pause(now) }) }
+// Pause stops all sending until Resume. A send under way is cancelled
+// (Submit takes back text it typed before its Enter), and Pause returns
+// only once it has stopped, so that nothing is pressed after it.
+func (c *Controller) Pause() error {
+	var stopping []chan struct{}
+	err := c.do(func(now time.Time) {
+		c.core.Pause(now)
+		for _, s := range c.sends {
+			s.cancel()
+			stopping = append(stopping, s.done)
+		}
+	})
+	for _, done := range stopping {
+		<-done // bounded by IOTimeout
+	}
+	return err
+}
 
 // Resume re-arms the controller after Pause.
 func (c *Controller) Resume() error { return c.do(func(now time.Time) { c.core.Resume(now) }) }
@@ -342,15 +359,9 @@ func (c *Controller) perform() bool {
 	for _, a := range append(actions, c.core.Actions()...) {
 		switch a.Kind {
 		case ActSubmit:
-			c.worker(func(ctx context.Context) func(time.Time) {
-				err := c.opts.Terminal.Submit(ctx, a.Text)
-				return func(now time.Time) { c.core.SendDone(now, a.ID, err) }
-			})
+			c.sendWorker(a.ID, func(ctx context.Context) error { return c.opts.Terminal.Submit(ctx, a.Text) })
 		case ActPress:
-			c.worker(func(ctx context.Context) func(time.Time) {
-				err := c.opts.Terminal.Press(ctx, a.Key)
-				return func(now time.Time) { c.core.SendDone(now, a.ID, err) }
-			})
+			c.sendWorker(a.ID, func(ctx context.Context) error { return c.opts.Terminal.Press(ctx, a.Key) })
 		case ActSnapshot:
 			c.worker(func(ctx context.Context) func(time.Time) {
 				s, err := c.opts.Terminal.Snapshot(ctx)
@@ -400,6 +411,34 @@ func (c *Controller) worker(io func(ctx context.Context) func(time.Time)) {
 		result := io(ctx)
 		select {
 		case c.results <- result:
+		case <-c.ctx.Done():
+		}
+	}()
+}
+
+// send is keys in flight: Pause cancels it and waits for done.
+type send struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed once the terminal call returned
+}
+
+// sendWorker runs a terminal call that types or presses, cancellable by
+// Pause, and hands its result back to the loop.
+func (c *Controller) sendWorker(id uint64, keys func(ctx context.Context) error) {
+	ctx, cancel := context.WithTimeout(c.ctx, c.opts.IOTimeout)
+	s := &send{cancel: cancel, done: make(chan struct{})}
+	c.sends[id] = s
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer cancel()
+		err := keys(ctx)
+		close(s.done)
+		select {
+		case c.results <- func(now time.Time) {
+			delete(c.sends, id)
+			c.core.SendDone(now, id, err)
+		}:
 		case <-c.ctx.Done():
 		}
 	}()

@@ -96,7 +96,9 @@ type Core struct {
 	// The step being typed.
 	sendID       uint64
 	sendAttempts int
-	stepSentAt   time.Time
+	sendStarted  time.Time // when the step in flight was handed to the terminal
+	stepSentAt   time.Time // when the step's typing began (hooks after it may be its turn's)
+	stepEndedAt  time.Time // when the last step's turn was taken as over
 
 	// AI checks.
 	idleGate, planGate   checkGate
@@ -204,6 +206,7 @@ func (c *Core) Resume(now time.Time) {
 	c.decide(now, DecisionSkip, "resumed")
 	c.armStateTimers(now)
 	c.setStatus()
+	c.clearFinishedEarly(now, "/clear finished while paused (SessionStart hook)")
 }
 
 // SetConfig replaces the configuration. Running timers keep their
@@ -240,8 +243,13 @@ func (c *Core) Tick(now time.Time) {
 	}
 }
 
-// fire runs the decision a timer stands for.
+// fire runs the decision a timer stands for. While paused only the
+// configured duration ends the controller: a decision that waited for a
+// screen when the pause came is taken again on resume.
 func (c *Core) fire(now time.Time, t timer) {
+	if c.paused && t != tDuration {
+		return
+	}
 	switch t {
 	case tNoOutput:
 		c.onNoOutput(now)

@@ -62,7 +62,7 @@ func (c *Core) onStepDelay(now time.Time) {
 		c.t.arm(tStepDelay, now.Add(max(c.cfg.InterStepDelay, 5*time.Second)))
 		return
 	}
-	c.sendID = c.newID()
+	c.sendID, c.sendStarted = c.newID(), now
 	text := c.stepText()
 	c.emit(Action{Kind: ActSubmit, ID: c.sendID, Step: step, Text: text})
 	c.record(Decision{At: now, Kind: DecisionSend, Step: step, Text: text, Reason: fmt.Sprintf("cycle %d", c.cycles)})
@@ -93,6 +93,12 @@ func (c *Core) SendDone(now time.Time, id uint64, err error) {
 		return
 	}
 	step := stepOf(c.state)
+	if err != nil && c.paused {
+		// The pause cancelled it before its Enter; Submit took its text
+		// back. It is typed on resume, and no attempt is lost.
+		c.decide(now, DecisionSkip, fmt.Sprintf("typing %s stopped by the pause: %v; it is typed on resume", step, err))
+		return
+	}
 	if err != nil {
 		c.sendAttempts++
 		if c.sendAttempts < sendRetries {
@@ -106,12 +112,33 @@ func (c *Core) SendDone(now time.Time, id uint64, err error) {
 		return
 	}
 	c.sendAttempts, c.need.sendFailed = 0, ""
-	c.stepSentAt = now
+	c.stepSentAt = c.sendStarted
 	c.det.Reset()
 	c.completionAt = time.Time{}
-	c.hooks.stopAt = time.Time{}
+	if !c.stepTurnBegan() || !c.hooks.stopAt.After(c.stepSentAt) {
+		// A Stop that came while the step was typed ends the step's turn
+		// only when that turn was seen to begin (a loaded machine confirms
+		// the Enter late); an older one is the turn before.
+		c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false
+	}
 	c.enterState(now, waitingFor[c.state], string(step)+" typed")
+	c.clearFinishedEarly(now, "/clear finished (SessionStart hook) before its Enter was confirmed")
 	c.Tick(now)
+}
+
+// stepTurnBegan reports whether a hook or working output showed the typed
+// step's own turn beginning.
+func (c *Core) stepTurnBegan() bool {
+	return c.hooks.promptAt.After(c.stepSentAt) || c.lastWorking.After(c.stepSentAt)
+}
+
+// clearFinishedEarly ends the /clear step when its SessionStart hook came
+// before codeman could take it: while the Enter was being confirmed, or
+// while paused.
+func (c *Core) clearFinishedEarly(now time.Time, why string) {
+	if c.state == WaitingClear && !c.paused && c.hooks.clearAt.After(c.stepSentAt) {
+		c.stepDone(now, why)
+	}
 }
 
 // onStepConfirm ends a waiting state after enough silence, if the screen
@@ -144,6 +171,7 @@ func (c *Core) onStepConfirm(now time.Time) {
 
 // stepDone moves to the next step, or ends the cycle.
 func (c *Core) stepDone(now time.Time, why string) {
+	c.stepEndedAt = now
 	switch c.state {
 	case WaitingUpdate:
 		switch {

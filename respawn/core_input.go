@@ -20,6 +20,7 @@ type hookFlags struct {
 	turnFailed                                    string
 	promptAt                                      time.Time // last UserPromptSubmit
 	stoppedAt                                     time.Time // last Stop: a turn that ended well
+	clearAt                                       time.Time // last SessionStart after /clear
 	last                                          Hook
 }
 
@@ -97,8 +98,13 @@ func (c *Core) onCompletion(now time.Time) {
 	}
 }
 
-// onWorking handles evidence that Claude is working.
-func (c *Core) onWorking(now time.Time, why string) {
+// onWorking handles evidence from the output or the screen that Claude is
+// working.
+func (c *Core) onWorking(now time.Time, why string) { c.onWork(now, why, false) }
+
+// onWork handles evidence that Claude is working; byHook when a hook said
+// a turn or a tool started, which no frame of an earlier step can fake.
+func (c *Core) onWork(now time.Time, why string, byHook bool) {
 	c.lastWorking = latest(c.lastWorking, now)
 	if now.Sub(c.hooks.stopAt) >= c.hookSilence() {
 		// Right after Stop the status line still shows "running Stop
@@ -116,7 +122,16 @@ func (c *Core) onWorking(now time.Time, why string) {
 		c.need.gaveUp, c.need.apiErrors = "", 0
 	}
 	c.cancelPlanCheck(now, "working during plan check")
+	if c.paused {
+		return // the state waits for the resume; the evidence is kept
+	}
 	switch {
+	case c.state.sending() && c.sendID == 0 && now.Sub(c.stepEndedAt) < stepSettle && !byHook:
+		// The step before ended moments ago (its hook can beat its last
+		// frames, "running SessionEnd hooks…" after /clear): this is its
+		// output, not new work. The next step waits completion_confirm
+		// after it, and the screen read before typing has the last word.
+		c.decide(now, DecisionSkip, fmt.Sprintf("%s %s after the step before ended: taken as its last frames", why, now.Sub(c.stepEndedAt).Round(time.Millisecond)))
 	case c.state == ConfirmingIdle:
 		c.enterState(now, Watching, why+" during confirmation")
 	case c.state == AIChecking:
@@ -273,11 +288,11 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 	case HookPromptSubmitted:
 		c.hooks.clearDialogs()
 		c.hooks.background, c.hooks.promptAt = 0, h.At
-		c.onWorking(now, "prompt submitted (hook)")
+		c.onWork(now, "prompt submitted (hook)", true)
 		c.continuedByItself(now, h.At, "prompt submitted (hook "+h.Event+")")
 	case HookToolStarted:
 		c.hooks.clearDialogs()
-		c.onWorking(now, "tool "+h.Tool+" started (hook)")
+		c.onWork(now, "tool "+h.Tool+" started (hook)", true)
 		c.continuedByItself(now, h.At, "tool "+h.Tool+" started (hook)")
 	case HookToolFinished:
 		c.hooks.permission = time.Time{}
@@ -298,7 +313,8 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 	case HookElicitation:
 		c.hooks.elicitation, c.hooks.elicitationText = now, joinNonEmpty(": ", h.Detail, h.Message)
 	case HookClearFinished:
-		if c.state == WaitingClear {
+		c.hooks.clearAt = h.At
+		if c.state == WaitingClear && !c.paused {
 			c.stepDone(now, "/clear finished (SessionStart hook)")
 		}
 	case HookTurnFailed:
@@ -342,7 +358,7 @@ func (c *Core) onIdleHook(now time.Time, why string) {
 	case ConfirmingIdle:
 		c.armSilence()
 	case WaitingUpdate, WaitingInit, WaitingKickstart, WaitingClear:
-		if !c.hooks.promptAt.After(c.stepSentAt) && !c.lastWorking.After(c.stepSentAt) {
+		if !c.stepTurnBegan() {
 			// Nothing shows the step's own turn began: this hook is
 			// about the turn before it.
 			c.hooks.stopAt, c.hooks.idlePrompt = time.Time{}, false

@@ -21,7 +21,11 @@ func TestGuard_Pause(t *testing.T) {
 		{"clear_finished", func(h *harness) {
 			h.finishTurn()
 			h.untilState(WaitingClear)
-		}, func(h *harness) { h.hook(HookClearFinished) }, SendingInit},
+		}, func(h *harness) { h.hook(HookClearFinished) }, WaitingClear},
+		{"work_before_step", func(h *harness) {
+			h.finishTurn()
+			h.untilState(SendingUpdate)
+		}, func(h *harness) { h.work(time.Second) }, SendingUpdate},
 		{"output", func(*harness) {}, func(h *harness) {
 			h.screen = idleScreen()
 			h.output(chunkText)
@@ -40,6 +44,10 @@ func TestGuard_Pause(t *testing.T) {
 			h.c.Pause(h.vt.Now)
 			h.perform()
 			tc.event(h)
+			if at, ok := h.c.Deadline(); ok {
+				// Nothing but the duration (unset here) may wake a paused loop.
+				t.Fatalf("deadline %s while paused\n%s", at.Sub(h.start), h.dump())
+			}
 			h.advance(time.Hour)
 			if len(h.sent) != typed {
 				t.Fatalf("typed %v while paused\n%s", h.sends()[typed:], h.dump())

@@ -121,12 +121,19 @@ func Submit(ctx context.Context, k Keys, text string, t SendTiming, clock clockw
 	before = bytes.Clone(before)
 	presses := 1 + t.EnterRetries
 	for range presses {
-		// From the first Enter on, a cancel stops here: the text may be
-		// submitted, and nothing more is pressed.
+		// From the first Enter on, a cancel stops here and nothing more is
+		// pressed. The text may be submitted, so the send counts as done:
+		// reported as not typed, it would be typed a second time.
 		if err := k.Press(ctx, KeyEnter); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
 			return err
 		}
 		changed, err := waitForChange(ctx, k, before, t, clock)
+		if ctx.Err() != nil {
+			return nil
+		}
 		if err != nil || changed {
 			return err
 		}

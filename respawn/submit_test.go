@@ -376,15 +376,17 @@ func TestGuard_SubmitTakeBackOnlyItsOwn(t *testing.T) {
 }
 
 // TestGuard_SubmitCancelAfterEnter: cancelled after an Enter, Submit
-// presses nothing more, not even when the screen did not change.
+// presses nothing more, not even when the screen did not change, and
+// reports the text as sent: it may be submitted, and a send reported as
+// failed is typed again.
 func TestGuard_SubmitCancelAfterEnter(t *testing.T) {
 	b, timing := newBox(EditorPlain)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	b.afterEnter = func(b *boxKeys) { b.submitted = b.submitted[:0]; b.input = "write a summary"; cancel() }
 	err := runSubmit(t, ctx, b, "write a summary", timing)
-	if err == nil {
-		t.Fatal("Submit = nil, want the cancel")
+	if err != nil {
+		t.Fatalf("Submit = %v, want nil: the text may be submitted", err)
 	}
 	if n := countCalls(b.calls, "press "); n != 1 {
 		t.Fatalf("calls %q, want one Enter and nothing after", b.calls)
