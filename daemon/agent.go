@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/agents"
@@ -15,20 +16,30 @@ type paneAgent struct {
 	why    string // "set in the config", or the evidence it was recognized by
 	// recognized: the config left the agent to codeman ("auto").
 	recognized bool
+	// program is the runtime the agent's CLI ran as when it was
+	// recognized (node), when that is not one of its CLI's own names;
+	// "" otherwise.
+	program string
 }
 
 // agentFor picks a pane's agent: the one the config names, else the one
 // recognized in the pane (its program, then its screen), else the default.
 func agentFor(ctx context.Context, name string, pat *respawn.Patterns, b paneBackend) (paneAgent, error) {
-	why, recognized := "set in the config", name == agents.Auto || name == ""
+	why, recognized, seen := "set in the config", name == agents.Auto || name == "", false
 	if recognized {
-		name, why = recognize(ctx, b)
+		name, why, seen = recognize(ctx, b)
 	}
 	info, err := agents.Lookup(name)
 	if err != nil {
 		return paneAgent{}, err
 	}
-	return paneAgent{info: info, reader: info.New(pat), why: why, recognized: recognized}, nil
+	a := paneAgent{info: info, reader: info.New(pat), why: why, recognized: recognized}
+	if command := b.command(); (seen || !recognized) && isRuntime(command) {
+		// The agent's CLI runs under its runtime's name here (an npm
+		// install runs as node): keys may go to that program.
+		a.program = programName(command)
+	}
+	return a, nil
 }
 
 // switchedTo names the agent a pane's program now is, when it is another
@@ -42,9 +53,50 @@ func (a paneAgent) switchedTo(command string) (string, bool) {
 	return name, true
 }
 
+// recognizeFor is how long after a pane's program became a runtime that is
+// not the agent's its screen is read at each liveness
+// check for an agent started under another name: Codex from npm runs as
+// node. A program that draws no agent's screen by then is left alone.
+const recognizeFor = 30 * time.Second
+
+// relaunched says why a pane whose program went from prev to now runs its
+// agent anew: the agent came back after a shell or another program, so
+// it is a new session, whose controller starts afresh.
+func (a paneAgent) relaunched(prev, now string) (string, bool) {
+	if prev == "" || a.runsAgent(prev) || !a.runsAgent(now) {
+		return "", false
+	}
+	return fmt.Sprintf("the pane runs %s again after %s: a new session", programName(now), programName(prev)), true
+}
+
+// mayBeRelaunched reports whether a pane's program now is worth reading
+// the screen for: a runtime an agent's CLI may run under that is not the
+// agent's yet, in a pane whose agent codeman recognized. Any other program
+// (a pager over a transcript, an editor) is never taken for the agent,
+// whatever its screen shows.
+func (a paneAgent) mayBeRelaunched(now string) bool {
+	return a.recognized && isRuntime(now) && !a.runsAgent(now)
+}
+
+// recognizedAgain reads the pane's screen for an agent's prompt box: an
+// agent started under a program name that is not its CLI's.
+func recognizedAgain(ctx context.Context, p *pane) (string, bool) {
+	ctx, cancel := context.WithTimeout(ctx, liveScreenTimeout)
+	defer cancel()
+	s, err := p.backend.snapshot(ctx)
+	if err != nil {
+		return "", false
+	}
+	name, why, ok := agents.Recognize("", s)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("the pane now runs %s, and %s: its controller reads %s", programName(p.backend.command()), why, name), true
+}
+
 // recognize names the agent in the pane, falling back to the default with
-// the reason.
-func recognize(ctx context.Context, b paneBackend) (name, why string) {
+// the reason; seen is false for the fallback.
+func recognize(ctx context.Context, b paneBackend) (name, why string, seen bool) {
 	ctx, cancel := context.WithTimeout(ctx, liveScreenTimeout)
 	defer cancel()
 	s, err := b.snapshot(ctx)
@@ -52,12 +104,12 @@ func recognize(ctx context.Context, b paneBackend) (name, why string) {
 		s = respawn.Screen{}
 	}
 	if name, why, ok := agents.Recognize(b.command(), s); ok {
-		return name, "recognized: " + why
+		return name, "recognized: " + why, true
 	}
 	if err != nil {
-		return agents.Default, fmt.Sprintf("not recognized (screen unreadable: %v); assumed", err)
+		return agents.Default, fmt.Sprintf("not recognized (screen unreadable: %v); assumed", err), false
 	}
-	return agents.Default, "not recognized; assumed"
+	return agents.Default, "not recognized; assumed", false
 }
 
 // adapt fits a pane's config to its agent: the default update prompt

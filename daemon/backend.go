@@ -56,6 +56,9 @@ type paneBackend interface {
 	mode() string
 	// command is the program running in the pane, when known.
 	command() string
+	// foreground reads the programs of the pane's foreground process
+	// group now, its leader first; none when the system cannot tell.
+	foreground(ctx context.Context) ([]string, error)
 	// snapshot reads the pane's screen now, without the controller.
 	snapshot(ctx context.Context) (respawn.Screen, error)
 	// claim records this daemon as the pane's owner, or returns an

@@ -158,6 +158,9 @@ func (r *rig) dump() string {
 		for _, d := range st.Status.Decisions {
 			fmt.Fprintf(&b, "  %s %s\n", d.At.Format("15:04:05.000"), d)
 		}
+		if !strings.HasPrefix(p.Pane, "tmux:") {
+			continue // a screen window: its decisions tell
+		}
 		id := p.Pane[strings.LastIndex(p.Pane, ":")+1:]
 		fmt.Fprintf(&b, "screen:\n%s\n", r.tmux.Capture(id))
 	}

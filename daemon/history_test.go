@@ -39,7 +39,7 @@ func TestDaemon_HistorySurvivesRestart(t *testing.T) {
 		}
 		sentUpdate = sentUpdate || (rec.Decision != nil && rec.Decision.Kind == respawn.DecisionSend && rec.Decision.Step == respawn.StepUpdate)
 	}
-	const attach = "attach: profile default, agent claude (recognized: Claude Code's prompt box is on screen)"
+	const attach = "attach: profile default, agent claude (recognized: the pane runs \"claude\")"
 	want := []string{attach, "detach: daemon stopping", attach, "detach: daemon stopping"}
 	if !slices.Equal(kinds, want) || !sentUpdate {
 		t.Fatalf("history of %s: events %q (want %q), update sent %t", addr, kinds, want, sentUpdate)

@@ -327,6 +327,15 @@ func (t *ownedTerminal) check(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("send to %s: %w", t.p.addr, err)
 	}
+	// Read now, not at the last liveness check: the agent may have exited
+	// to its shell a moment ago.
+	programs, err := t.p.backend.foreground(ctx)
+	if err != nil {
+		return fmt.Errorf("send to %s: the pane's program cannot be read: %w", t.p.addr, err)
+	}
+	if err := t.p.agent.typesInto(programs); err != nil {
+		return fmt.Errorf("send to %s: %w", t.p.addr, err)
+	}
 	return nil
 }
 

@@ -59,6 +59,9 @@ type tmuxPane struct {
 	state   *tmux.StateWriter
 	term    *tmux.PaneTerminal
 	current atomic.Value // string: pane_current_command
+	// changedAt is when current last became a program that is neither the
+	// agent nor a shell (liveness goroutine only).
+	changedAt time.Time
 }
 
 func newTmuxBackend(d *Daemon) *tmuxBackend {
@@ -365,7 +368,7 @@ func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPI
 		alive[lp.ID] = lp
 	}
 	b.d.mu.Lock()
-	var gone, switched []*pane
+	var gone, switched, unknown []*pane
 	var reasons, switchedWhy []string
 	remaining := 0
 	for addr, p := range b.d.panes {
@@ -384,11 +387,21 @@ func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPI
 		case lp.Dead:
 			gone, reasons = append(gone, p), append(reasons, "the pane's program exited")
 		default:
+			prev := tp.command()
 			tp.current.Store(lp.Command)
 			remaining++
 			if name, ok := p.agent.switchedTo(lp.Command); ok {
 				switched = append(switched, p)
 				switchedWhy = append(switchedWhy, fmt.Sprintf("the pane now runs %s: its controller reads %s instead of %s", lp.Command, name, p.agent.info.Name))
+			} else if why, ok := p.agent.relaunched(prev, lp.Command); ok {
+				switched, switchedWhy = append(switched, p), append(switchedWhy, why)
+			} else if p.agent.mayBeRelaunched(lp.Command) {
+				if prev != lp.Command {
+					tp.changedAt = time.Now()
+				}
+				if time.Since(tp.changedAt) < recognizeFor {
+					unknown = append(unknown, p)
+				}
 			}
 		}
 	}
@@ -398,6 +411,11 @@ func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPI
 	}
 	for i, p := range switched {
 		b.d.reattach(ctx, p, switchedWhy[i])
+	}
+	for _, p := range unknown {
+		if why, ok := recognizedAgain(ctx, p); ok {
+			b.d.reattach(ctx, p, why)
+		}
 	}
 	return remaining > 0
 }

@@ -110,6 +110,10 @@ type Core struct {
 	// Conditions only a person can resolve.
 	need needState
 
+	// notAgent is why the terminal refused the last send (ErrNotAgent),
+	// until output or a hook shows the pane doing something again.
+	notAgent string
+
 	stuckRecoveries int
 	stuckWarned     bool
 	stuckAt         time.Time // last watchdog action

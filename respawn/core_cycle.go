@@ -1,6 +1,7 @@
 package respawn
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -93,6 +94,14 @@ func (c *Core) SendDone(now time.Time, id uint64, err error) {
 		return
 	}
 	step := stepOf(c.state)
+	if errors.Is(err, ErrNotAgent) {
+		// Not a failed send: the pane's program is not the agent now (it
+		// exited to its shell, a pager or an editor runs). Nothing is typed
+		// until a turn shows the agent again.
+		c.sendAttempts, c.notAgent, c.quietFrom = 0, err.Error(), now
+		c.enterState(now, Watching, fmt.Sprintf("%s not typed: %v; cycle %d abandoned", step, err, c.cycles))
+		return
+	}
 	if err != nil && c.paused {
 		// The pause cancelled it before its Enter; Submit took its text
 		// back. It is typed on resume, and no attempt is lost.

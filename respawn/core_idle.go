@@ -157,6 +157,8 @@ func (c *Core) idleVeto(now time.Time) string {
 		return "the prompt box holds typed text: " + clipText(f.Input, 40)
 	case c.need.gaveUp != "":
 		return c.need.gaveUp + "; nothing is typed until a person takes over"
+	case c.notAgent != "":
+		return c.notAgent
 	}
 	return ""
 }
@@ -182,7 +184,13 @@ func clipText(s string, n int) string {
 // dialog a hook announced counts until the screen shows none and
 // hookDialogExpiry has passed (an answer with Esc leaves no hook behind);
 // it is then forgotten, with a decision.
-func (c *Core) blocker(now time.Time) string { return c.findBlocker(now, true) }
+func (c *Core) blocker(now time.Time) string {
+	if c.hooks.exited != "" {
+		// Whatever the screen shows, the pane runs a shell or nothing now.
+		return c.agent.Label() + " exited (" + c.hooks.exited + "); nothing is typed until it runs again"
+	}
+	return c.findBlocker(now, true)
+}
 
 // findBlocker is blocker; only when forget is set does it forget expired
 // dialogs (status and explain look without changing anything).

@@ -21,6 +21,7 @@ type hookFlags struct {
 	promptAt                                      time.Time // last UserPromptSubmit
 	stoppedAt                                     time.Time // last Stop: a turn that ended well
 	clearAt                                       time.Time // last SessionStart after /clear
+	exited                                        string    // the SessionEnd hook's reason, until the agent's next hook
 	last                                          Hook
 }
 
@@ -40,6 +41,7 @@ func (c *Core) Output(now time.Time, chunk []byte) {
 	}
 	c.outputSeq++
 	c.lastOutput = now
+	c.notAgent = ""
 	if c.content == 0 || f.Working || f.Completion {
 		// Work is never a status line's redraw, and without a screen to
 		// compare every chunk counts. Other output waits for a screen.
@@ -264,6 +266,9 @@ func (c *Core) Hook(now time.Time, h Hook) {
 		return
 	}
 	c.decide(now, DecisionHook, reason)
+	if h.Kind != HookSessionEnded {
+		c.hooks.exited, c.notAgent = "", "" // the agent runs: its hook came
+	}
 	c.applyHook(now, h)
 	c.Tick(now)
 }
@@ -320,7 +325,11 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 	case HookTurnFailed:
 		c.hooks.turnFailedAt, c.hooks.turnFailed = h.At, h.Error
 	case HookSessionEnded:
-		c.decide(now, DecisionWarn, c.agent.Label()+" exited ("+h.Message+"); nothing is typed into a shell")
+		c.hooks.exited = h.Message
+		if c.hooks.exited == "" {
+			c.hooks.exited = "SessionEnd hook"
+		}
+		c.decide(now, DecisionWarn, c.agent.Label()+" exited ("+c.hooks.exited+"); nothing is typed until it runs again")
 	case HookInterrupted:
 		// A declined approval ends the turn without a PostToolUse: the
 		// dialog it announced is answered.

@@ -120,6 +120,12 @@ type UsageLimitError struct {
 func (e *UsageLimitError) Error() string { return "usage limit: " + e.Line }
 func (e *UsageLimitError) Unwrap() error { return ErrUsageLimit }
 
+// ErrNotAgent is returned (wrapped) by a Terminal that refuses to type
+// because the pane's foreground program is not the agent: a shell it
+// exited to, an editor, a pager. The core abandons the cycle and types
+// nothing until the agent runs again; it is not a failed send.
+var ErrNotAgent = errors.New("the agent is not the pane's program")
+
 // ErrCheckerUnavailable means the checker cannot run at all, for example
 // because the claude binary is missing. The controller disables AI checks
 // with the error's text as the reason.

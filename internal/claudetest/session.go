@@ -44,6 +44,10 @@ type Options struct {
 	// the tmux pane holds (clitest.Launch.Screen): Address is then the
 	// window's, screen:<PID.name>:0. It does not go with Record.
 	Screen bool
+	// FromShell runs claude from an interactive bash in the pane, typed
+	// at its prompt (clitest.Launch.FromShell): when claude exits, the
+	// pane runs bash.
+	FromShell bool
 	// Record captures the pane's raw output from before Claude's first
 	// frame, for SaveCast.
 	Record bool
@@ -88,7 +92,7 @@ func NewSession(t testing.TB, opts Options) *Session {
 	}
 	s.Start(clitest.Launch{
 		Env: s.claudeEnv(opts), Argv: append([]string{claude}, opts.Args...),
-		Record: opts.Record, Screen: opts.Screen, Ready: ready, Timeout: timeout,
+		Record: opts.Record, Screen: opts.Screen, FromShell: opts.FromShell, Ready: ready, Timeout: timeout,
 	})
 	return s
 }

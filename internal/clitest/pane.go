@@ -45,6 +45,11 @@ type Launch struct {
 	// Width is the pane's width in columns; 0 is tmuxtest.Width. A CLI
 	// that wraps its own rows is recorded at several widths with it.
 	Width int
+	// FromShell starts an interactive bash in the pane (with Env), which
+	// runs the CLI the way a person does, by a command line typed at its
+	// prompt: the CLI is then the pane's foreground program, and bash is
+	// again once the CLI exits. It does not go with Screen.
+	FromShell bool
 	// Screen runs the CLI in window 0 of a GNU screen session instead of
 	// in the pane itself. The pane then holds screen's display of the
 	// session, attached as a person's terminal would be: capture, typed
@@ -162,7 +167,18 @@ func (p *Pane) open(l Launch) error {
 			return err
 		}
 	}
-	_, err = p.tmux.Run("wait-for", "-S", p.startGate())
+	if _, err := p.tmux.Run("wait-for", "-S", p.startGate()); err != nil || !l.FromShell {
+		return err
+	}
+	// The shell reads the line once it is ready: the terminal holds it.
+	line := make([]string, len(l.Argv))
+	for i, w := range l.Argv {
+		line[i] = ShellQuote(w)
+	}
+	_, err = p.tmux.Run("send-keys", "-t", p.pane, "-l", strings.Join(line, " "))
+	if err == nil {
+		_, err = p.tmux.Run("send-keys", "-t", p.pane, "Enter")
+	}
 	return err
 }
 
@@ -176,6 +192,9 @@ func (p *Pane) startGate() string { return p.cfg.Pkg + "-start" }
 // (docs/claude-code.md).
 func (p *Pane) paneCommand(l Launch) string {
 	words := append(append([]string(nil), l.Env...), l.Argv...)
+	if l.FromShell {
+		words = append(append([]string(nil), l.Env...), "PS1=$ ", "bash", "--norc", "--noprofile", "-i")
+	}
 	if p.screen != nil {
 		words = p.screen.command(words)
 	} else {

@@ -36,7 +36,11 @@ func (r *rig) newClaude(t *testing.T, opts claudetest.Options, hookBinary string
 	// runtime dir; Claude passes its environment on to hook commands.
 	opts.Env = append(opts.Env, "XDG_RUNTIME_DIR="+r.env["XDG_RUNTIME_DIR"])
 	if hookBinary != "" {
-		opts.Settings = codemanHookSettings(t, hookBinary)
+		settings := codemanHookSettings(t, hookBinary)
+		for k, v := range opts.Settings {
+			settings[k] = v // the test's own settings beside the hooks
+		}
+		opts.Settings = settings
 	}
 	start := time.Now()
 	s := claudetest.NewSession(t, opts)

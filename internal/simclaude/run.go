@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -236,6 +237,10 @@ func Main(args []string, stdin, stdout *os.File) int {
 	if errors.Is(err, errUsage) {
 		return ExitUsage
 	}
+	if err := runAs(opts.Look); err != nil {
+		fmt.Fprintln(os.Stderr, "sim-claude:", err)
+		return ExitError
+	}
 	opts.In, opts.Out = stdin, stdout
 	ctx, stop := signal.NotifyContext(context.Background(), unix.SIGTERM, unix.SIGHUP, unix.SIGINT)
 	defer stop()
@@ -244,4 +249,24 @@ func Main(args []string, stdin, stdout *os.File) int {
 		return ExitError
 	}
 	return ExitOK
+}
+
+// runAs makes the process run under the name of the CLI it looks like
+// ("claude", "codex"), as the real one does: codeman types only into a
+// pane whose foreground program is the agent, and tmux names it by
+// argv[0]. A process under another name execs itself again with that
+// name; the environment and arguments stay.
+func runAs(look string) error {
+	name := look // LookClaude and LookCodex are the CLIs' program names
+	if name == "" {
+		name = LookClaude
+	}
+	if filepath.Base(os.Args[0]) == name {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("run as %s: %w", name, err)
+	}
+	return unix.Exec(exe, append([]string{name}, os.Args[1:]...), os.Environ())
 }

@@ -137,7 +137,9 @@ func isOption(row string) bool {
 
 // errorMessage returns the message of a "■ …" row, trimmed.
 func errorMessage(row string) (string, bool) {
-	msg, ok := strings.CutPrefix(strings.TrimSpace(row), errorMark)
+	// Codex draws its "■" rows flush left; a reply that quotes one is
+	// indented under its "• " (or starts with it).
+	msg, ok := strings.CutPrefix(strings.TrimRight(row, " \t\u00a0"), errorMark)
 	return strings.TrimSpace(msg), ok
 }
 
