@@ -25,17 +25,20 @@ func TestShell_NothingTypedAfterExit(t *testing.T) {
 	r.attach(c, "")
 	c.Type("/exit")
 	c.WaitFor(func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, "bash's prompt after /exit", 30*time.Second)
+	r.waitPane(c, "codeman to see bash in the pane", 30*time.Second, func(st daemon.PaneStatus) bool { return st.Command == "bash" })
 	capture, err := filepath.Abs(filepath.Join("..", "..", "respawn", "testdata", "screens", "06-reply-done.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.Type("clear; cat " + capture)
 	c.WaitFor(func(s string) bool { return strings.Contains(s, "Hello from the fake Anthropic API") }, "the capture in the shell", 10*time.Second)
+	shown := time.Now()
 	// The capture's completion line and the silence after it: codeman
-	// weighs idle and tries the update prompt, which the shell must refuse.
-	r.waitPane(c, "a step refused or held", cycleTimeout, func(st daemon.PaneStatus) bool {
+	// weighs idle, and holds.
+	r.waitPane(c, "idle weighed and held", cycleTimeout, func(st daemon.PaneStatus) bool {
 		return slices.ContainsFunc(st.Status.Decisions, func(d respawn.Decision) bool {
-			return strings.Contains(d.Reason, "nothing is typed into a shell") || strings.Contains(d.Reason, "nothing is typed until it runs again")
+			return d.Kind == respawn.DecisionVeto && d.At.After(shown) &&
+				(strings.Contains(d.Reason, "nothing is typed into a shell") || strings.Contains(d.Reason, "nothing is typed until it runs again"))
 		})
 	})
 	screen := c.Capture()
@@ -44,6 +47,21 @@ func TestShell_NothingTypedAfterExit(t *testing.T) {
 			t.Fatalf("%q reached the shell:\n%s", typed, screen)
 		}
 	}
+
+	// Claude started again from the same shell is a new session, which
+	// codeman follows with a fresh controller: its turn ends and the cycle
+	// is typed into it.
+	answerCycle(c.API())
+	const work = "carry on with the docs"
+	c.API().Handle(work, fakeapi.Reply{Text: "The docs are done."})
+	c.Type("clear; " + shellQuote(c.Claude()))
+	c.WaitFor(claudetest.PromptReady, "Claude started again", 60*time.Second)
+	r.waitPane(c, "a controller for the new session", 30*time.Second, func(st daemon.PaneStatus) bool {
+		return st.Command == "claude" && !slices.ContainsFunc(st.Status.Decisions, func(d respawn.Decision) bool { return strings.Contains(d.Reason, "exited") })
+	})
+	c.waitStartupHints()
+	c.Type(work)
+	c.waitRequest(stepIs(stepUpdate), "the update prompt in the new session", cycleTimeout)
 }
 
 // A statusLine command that prints the time every second (refreshInterval
