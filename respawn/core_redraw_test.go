@@ -65,36 +65,21 @@ func TestGuard_RedrawIsNoSilence(t *testing.T) {
 	h.wantState(WaitingUpdate)
 }
 
-// A silence deadline that comes while output no screen has been compared
-// for yet waits for a screen, and then for the silence measured from that
-// output: here the text at 25 s (no_output_timeout 30 s) and at 9 s
-// (the pre-filter's 10 s).
-func TestGuard_SilenceRecheckedAfterScreen(t *testing.T) {
-	t.Run("no_output", func(t *testing.T) {
-		cfg := testConfig()
-		cfg.AutoAcceptPrompts = false // its screens would move the silence too
-		h := newHarness(t, cfg)
-		h.output(chunkText)
-		h.advance(25 * time.Second)
-		h.output(chunkText)
-		h.advance(29 * time.Second)
-		h.wantNoCycle()
-		h.advance(1100 * time.Millisecond)
-		h.wantState(SendingUpdate)
-	})
-	t.Run("pre_filter", func(t *testing.T) {
-		cfg := testConfig()
-		cfg.AutoAcceptPrompts = false
-		cfg.AIIdleCheck.Enabled = true
-		h := newHarness(t, cfg)
-		h.output(chunkText)
-		h.advance(9 * time.Second)
-		h.output(chunkText)
-		h.advance(9900 * time.Millisecond)
-		if len(h.checks) != 0 {
-			t.Fatalf("AI check asked %s after the last output\n%s", 9900*time.Millisecond, h.dump())
-		}
-		h.advance(200 * time.Millisecond)
-		h.wantState(AIChecking)
-	})
+// A pre-filter deadline that comes while output no screen has been
+// compared for yet waits for a screen, and then for completion_confirm
+// from that output (here the text at 9 s).
+func TestGuard_PreFilterRecheckedAfterScreen(t *testing.T) {
+	cfg := testConfig()
+	cfg.AutoAcceptPrompts = false // its screens would move the silence too
+	cfg.AIIdleCheck.Enabled = true
+	h := newHarness(t, cfg)
+	h.output(chunkText)
+	h.advance(9 * time.Second)
+	h.output(chunkText)
+	h.advance(9900 * time.Millisecond)
+	if len(h.checks) != 0 {
+		t.Fatalf("AI check asked %s after the last output\n%s", 9900*time.Millisecond, h.dump())
+	}
+	h.advance(200 * time.Millisecond)
+	h.wantState(AIChecking)
 }

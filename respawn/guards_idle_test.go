@@ -117,9 +117,14 @@ func TestGuard_HookConfirmationWaitsForSilence(t *testing.T) {
 	h.wantState(SendingUpdate)
 }
 
-// no_output_timeout counts from the last output, not the first.
+// no_output_timeout counts from the last output, not the first: a
+// deadline that comes while output no screen was compared for yet waits
+// for a screen, and then for the silence from that output. (Auto-accept
+// is off: its screens would move the silence first.)
 func TestGuard_SilenceCountsFromLastOutput(t *testing.T) {
-	h := newHarness(t, testConfig())
+	cfg := testConfig()
+	cfg.AutoAcceptPrompts = false
+	h := newHarness(t, cfg)
 	h.output(chunkText)
 	h.advance(25 * time.Second)
 	h.output(chunkText)
