@@ -67,21 +67,20 @@ func TestGuard_LimitWaitedOut(t *testing.T) {
 // again then, shows Claude's prompt box, empty, with nothing working, no
 // dialog and no new limit, and resume_prompt is set.
 func TestGuard_Resume(t *testing.T) {
-	before := waitEnds.Add(-5 * time.Second)
+	// A second before the end, with auto-accept off, nothing but the
+	// resume reads the changed screen.
+	before := waitEnds.Add(-time.Second)
 	for _, tc := range []struct {
 		name   string
 		cfg    func(*Config)
-		change func(h *harness) // at waitEnds - 5s
+		change func(h *harness) // at waitEnds - 1s
 		want   int              // resume prompts typed
 	}{
 		{"nothing_changed", nil, func(*harness) {}, 1},
 		{"question_drawn", nil, func(h *harness) { h.draw(questionScreen()) }, 0},
 		{"claude_working", nil, func(h *harness) { h.work(6 * time.Second) }, 0},
 		{"question_hook", nil, func(h *harness) { h.hook(HookQuestionPending) }, 0},
-		{"new_limit", nil, func(h *harness) {
-			h.draw(screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", "❯ continue",
-				"  ⎿  You've hit your weekly limit · resets 11:00pm (UTC)", "", rowRule, rowPrompt, rowRule, rowFooterIdle))
-		}, 0},
+
 		{"claude_exited", nil, func(h *harness) { h.draw(shellScreen()) }, 0},
 		{"typed_text", nil, func(h *harness) {
 			h.draw(screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", rowRule, "❯\u00a0let me think about th", rowRule, rowFooterIdle))
@@ -90,6 +89,7 @@ func TestGuard_Resume(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig()
+			cfg.AutoAcceptPrompts = false
 			if tc.cfg != nil {
 				tc.cfg(&cfg)
 			}
@@ -102,6 +102,22 @@ func TestGuard_Resume(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A new usage limit on screen at the end of a wait is waited out in turn,
+// until its own reset, and named.
+func TestGuard_ResumeNewLimit(t *testing.T) {
+	cfg := testConfig()
+	cfg.AutoAcceptPrompts = false
+	h := limitedHarness(t, cfg)
+	h.until(waitEnds.Add(-time.Second))
+	h.draw(screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", "❯ continue",
+		"  ⎿  You've hit your weekly limit · resets 11:00pm (UTC)", "", rowRule, rowPrompt, rowRule, rowFooterIdle))
+	h.until(waitEnds.Add(25 * time.Second))
+	if got := h.resumes(waitEnds.Add(-time.Second)); got != 0 {
+		t.Fatalf("%d resume prompts typed into a new limit\n%s", got, h.dump())
+	}
+	h.wantDecision("new usage limit: waiting out usage limit until 23:01:00: You've hit your weekly limit")
 }
 
 // Nothing is typed within completion_confirm of work at the end of a wait,
