@@ -8,7 +8,7 @@
 // the file, the line and the key, with "did you mean" for a mistyped key.
 //
 // It imports respawn, whose Config is what a profile resolves to and whose
-// PatternSpec a [[pattern]] table becomes, and daemon/notify, whose
+// PatternSpec a [[pattern]] table becomes, and notify, whose
 // Options and Policy [notify] becomes (File.NotifyOptions,
 // File.NotifyPolicy); nothing else of codeman, and neither imports
 // config. The toml tags of File and of the types below it are the format:

@@ -3,11 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/codeman-dev/codeman/respawn"
@@ -111,21 +113,80 @@ func DefaultPath() string {
 }
 
 // Load reads and validates a config file; "" reads DefaultPath. A missing
-// file gives the defaults with Path set.
+// file gives the defaults with Path set; a file that is not a regular one
+// (after symlinks), or is larger than MaxFileSize, is an error naming it.
 func Load(path string) (*File, error) {
 	if path == "" {
 		path = DefaultPath()
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		f := Default()
 		f.Path = path
 		return f, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
+		return nil, err
 	}
 	return Parse(path, data)
+}
+
+// MaxFileSize bounds the config file: a real one is a few KiB, so a larger
+// file is the wrong file, read no further.
+const MaxFileSize = 4 << 20
+
+// readFile reads the config file through a symlink, refusing anything but
+// a regular file of at most MaxFileSize. The open is non-blocking, so a
+// FIFO does not wait for a writer, and what was opened is checked on the
+// descriptor: /dev/zero or a FIFO is never read.
+func readFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("read config: %s is not a regular file but a %s; point it at a config.toml", described(path), fileKind(info.Mode()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("read config: %s is larger than %d MiB, which no config file is; is it the right file?", described(path), MaxFileSize>>20)
+	}
+	return data, nil
+}
+
+// described names path, and what it links to when it is a symlink.
+func described(path string) string {
+	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			return path + " -> " + target
+		}
+	}
+	return path
+}
+
+// fileKind says what a file that is not a regular one is.
+func fileKind(mode fs.FileMode) string {
+	switch mode.Type() {
+	case fs.ModeDir:
+		return "directory"
+	case fs.ModeNamedPipe:
+		return "FIFO"
+	case fs.ModeSocket:
+		return "socket"
+	case fs.ModeDevice:
+		return "block device"
+	case fs.ModeDevice | fs.ModeCharDevice:
+		return "character device"
+	}
+	return "special file"
 }
 
 // Profile returns the configuration of a profile: "" is [respawn];

@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"pgregory.net/rapid"
 
+	"github.com/codeman-dev/codeman/agents/claude"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -401,7 +403,7 @@ func TestParse_Errors(t *testing.T) {
 }
 
 func TestParse_PatternNamedLikeBuiltin(t *testing.T) {
-	builtin := respawn.DefaultPatterns().List()[0].Name
+	builtin := claude.DefaultPatterns().List()[0].Name
 	text := "[[pattern]]\nname = \"" + builtin + "\"\nkind = \"working\"\nregexp = \"a\"\n"
 	_, err := config.Parse("config.toml", []byte(text))
 	want := `config.toml:1: key "pattern[0]": name already used`
@@ -458,10 +460,61 @@ func TestLoad(t *testing.T) {
 	})
 	t.Run("Unreadable", func(t *testing.T) {
 		_, err := config.Load(dir) // a directory
-		if err == nil || !strings.HasPrefix(err.Error(), "read config: ") {
-			t.Errorf("error = %v, want a read config error", err)
+		if err == nil || err.Error() != "read config: "+dir+" is not a regular file but a directory; point it at a config.toml" {
+			t.Errorf("error = %v, want a read config error naming the directory", err)
 		}
 	})
+	t.Run("ThroughSymlink", func(t *testing.T) {
+		target := filepath.Join(dir, "real.toml")
+		if err := os.WriteFile(target, []byte("[tmux]\nenter_retries = 5\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		link := filepath.Join(dir, "link.toml")
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := config.Load(link); err != nil || f.Tmux.EnterRetries != 5 {
+			t.Fatalf("Load(symlink to a file) = %+v, %v", f, err)
+		}
+	})
+}
+
+// A config file that is not a regular file, or is far too large, is
+// refused at once with an error naming it: a FIFO does not block the
+// reader, /dev/zero is not read.
+func TestLoad_NotAConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.toml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.toml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	large := filepath.Join(dir, "large.toml")
+	big := bytes.Repeat([]byte("# a comment line of a file far too large\n"), config.MaxFileSize/40)
+	if err := os.WriteFile(large, big, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, path, want string }{
+		{"FIFO", fifo, fifo + " is not a regular file but a FIFO"},
+		{"DevZero", zero, zero + " -> /dev/zero is not a regular file but a character device"},
+		{"TooLarge", large, large + " is larger than 4 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { _, err := config.Load(tc.path); done <- err }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("Load(%s) = %v, want an error saying %q", tc.path, err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("Load(%s) still reads after 10s", tc.path)
+			}
+		})
+	}
 }
 
 func TestDefaultPath(t *testing.T) {

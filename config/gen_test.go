@@ -6,9 +6,9 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/codeman-dev/codeman/agents"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
 )
 
 // genValidConfig draws a Config that passes Validate.

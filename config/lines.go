@@ -85,11 +85,22 @@ var (
 // found by a scan of the lines: a [[pattern]] header, or within `pattern =
 // [`, a line that opens an inline table. A multi-line string holding such
 // a line could fool the scan, so it counts only when it finds as many
-// patterns as the library decoded.
+// patterns as the library decoded. The scan runs once per file: every
+// pattern's line comes from it.
 func (p *parser) patternStarts() []int {
-	var starts []int
+	if p.starts == nil {
+		p.starts = p.scanPatternStarts()
+	}
+	if len(p.starts) != p.patterns {
+		return nil
+	}
+	return p.starts
+}
+
+func (p *parser) scanPatternStarts() []int {
+	starts := []int{}
 	inArray := false
-	for n, line := range strings.Split(p.text, "\n") {
+	for n, line := range p.lines() {
 		switch m := patternArray.FindStringSubmatch(line); {
 		case patternHeader.MatchString(line):
 			starts, inArray = append(starts, n+1), false
@@ -104,10 +115,15 @@ func (p *parser) patternStarts() []int {
 			inArray = false
 		}
 	}
-	if len(starts) != p.patterns {
-		return nil
-	}
 	return starts
+}
+
+// lines returns the file's lines, split once.
+func (p *parser) lines() []string {
+	if p.split == nil {
+		p.split = strings.Split(p.text, "\n")
+	}
+	return p.split
 }
 
 // patternLine returns the line the i-th pattern starts on, else the line
@@ -128,9 +144,13 @@ func (p *parser) patternKeyLine(i int, key string) int {
 		return p.patternLine(i)
 	}
 	sets := regexp.MustCompile(`(^|[{,])\s*["']?` + regexp.QuoteMeta(key) + `["']?\s*=`)
-	lines := strings.Split(p.text, "\n")
-	for n := starts[i]; n <= len(lines); n++ {
-		if n > starts[i] && (slices.Contains(starts, n) || tableHeader.MatchString(lines[n-1])) {
+	lines := p.lines()
+	end := len(lines)
+	if i+1 < len(starts) {
+		end = starts[i+1] - 1 // the starts are in line order
+	}
+	for n := starts[i]; n <= end; n++ {
+		if n > starts[i] && tableHeader.MatchString(lines[n-1]) {
 			break
 		}
 		if sets.MatchString(lines[n-1]) {

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/codeman-dev/codeman/daemon/notify"
+	"github.com/codeman-dev/codeman/notify"
 	"github.com/codeman-dev/codeman/respawn"
 )
 

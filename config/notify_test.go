@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/config"
-	"github.com/codeman-dev/codeman/daemon/notify"
+	"github.com/codeman-dev/codeman/notify"
 )
 
 func TestParse_Notify(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/codeman-dev/codeman/agents/claude"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -51,7 +52,9 @@ type parser struct {
 	name     string
 	text     string
 	errs     []*Error
-	patterns int // [[pattern]] tables in the file
+	patterns int      // [[pattern]] tables in the file
+	starts   []int    // the lines the scan found patterns start on, once scanned
+	split    []string // text's lines, once split
 }
 
 // document is what the library decodes a checked file into: the tables
@@ -268,8 +271,8 @@ func (p *parser) validatePatterns(specs []respawn.PatternSpec) {
 	if failed {
 		return
 	}
-	if _, err := respawn.CompilePatterns(specs); err != nil {
-		var pe *respawn.PatternError
+	if _, err := claude.CompilePatterns(specs); err != nil {
+		var pe *claude.PatternError
 		if !errors.As(err, &pe) {
 			p.fail(toml.Key{"pattern"}, nil, err)
 			return

@@ -9,8 +9,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/codeman-dev/codeman/agents"
+	"github.com/codeman-dev/codeman/agents/claude"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
 )
 
 // Limits of the keys. Where the original's HTTP API had a range
@@ -115,13 +116,13 @@ func (c Checks) problem() *keyProblem {
 }
 
 // patternProblem checks the keys of one [[pattern]] on its own, so that
-// errors name the key; respawn.CompilePatterns has the last word (the
+// errors name the key; claude.CompilePatterns has the last word (the
 // caller runs it too) and these checks only place its rules on a key.
 func patternProblem(p respawn.PatternSpec) *keyProblem {
 	if p.Name == "" {
 		return &keyProblem{key: "name", reason: "must not be empty"}
 	}
-	if _, err := respawn.ParsePatternKind(p.Kind); err != nil {
+	if _, err := claude.ParsePatternKind(p.Kind); err != nil {
 		return &keyProblem{key: "kind", reason: err.Error()}
 	}
 	if p.Scope != "screen" && p.Scope != "stream" {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -14,7 +15,7 @@ import (
 // window now runs another program. It stays listed, with the reason, until
 // it is adopted or detached.
 type failedPane struct {
-	req    AttachRequest // Pane is canonical
+	req    api.AttachRequest // Pane is canonical
 	b      backend
 	reason string
 	at     time.Time
@@ -23,8 +24,8 @@ type failedPane struct {
 	retry bool
 }
 
-func (f *failedPane) status() PaneStatus {
-	return PaneStatus{Pane: f.req.Pane, Target: f.req.Pane, Profile: f.req.Profile, Sets: f.req.Sets, Problem: f.reason, ProblemAt: f.at}
+func (f *failedPane) status() api.PaneStatus {
+	return api.PaneStatus{Pane: f.req.Pane, Target: f.req.Pane, Profile: f.req.Profile, Sets: f.req.Sets, Problem: f.reason, ProblemAt: f.at}
 }
 
 // adopt attaches every pane that was enabled before this daemon started.
@@ -43,6 +44,21 @@ func (d *Daemon) adopt(ctx context.Context) {
 			unlock()
 		}
 	}
+}
+
+// EnabledPanes lists the panes a daemon starting now in env would adopt:
+// tmux panes with @codeman on the servers it knows, and the screen windows
+// in its state file. It asks the backends a daemon adopts through, and
+// starts nothing: doctor asks it when no daemon runs.
+func EnabledPanes(ctx context.Context, paths api.Paths, env func(string) string) []string {
+	probe := New(Options{Paths: paths, Env: env})
+	var out []string
+	for _, b := range probe.backends {
+		for _, a := range b.enabled(ctx) {
+			out = append(out, a.req.Pane)
+		}
+	}
+	return out
 }
 
 // adoptLocked attaches one pane enabled before, under its address lock.
@@ -75,7 +91,7 @@ func (d *Daemon) adoptLocked(ctx context.Context, b backend, a adoptable) {
 		b.showProblem(ctx, a.req.Pane, "not controlled")
 	}
 	d.log.Warn("pane not adopted", "pane", a.req.Pane, "err", err)
-	d.hub.publish(Event{At: f.at, Pane: a.req.Pane, Kind: "not-adopted", Reason: f.reason})
+	d.hub.publish(api.Event{At: f.at, Pane: a.req.Pane, Kind: "not-adopted", Reason: f.reason})
 }
 
 // retryFailed tries again to adopt the panes whose adoption failed in a
@@ -130,7 +146,7 @@ func (d *Daemon) dropFailed(addr, reason string) {
 	d.mu.Unlock()
 	if ok {
 		d.log.Info("pane not adopted is gone", "pane", addr, "reason", reason)
-		d.hub.publish(Event{At: time.Now(), Pane: addr, Kind: "detach", Reason: reason})
+		d.hub.publish(api.Event{At: time.Now(), Pane: addr, Kind: "detach", Reason: reason})
 	}
 }
 

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
 )
 
 // paneAgent is the agent a pane's controller reads, and why it is that one.
@@ -24,7 +25,7 @@ type paneAgent struct {
 
 // agentFor picks a pane's agent: the one the config names, else the one
 // recognized in the pane (its program, then its screen), else the default.
-func agentFor(ctx context.Context, name string, pat *respawn.Patterns, b paneBackend) (paneAgent, error) {
+func agentFor(ctx context.Context, name string, pat []respawn.PatternSpec, b paneBackend) (paneAgent, error) {
 	why, recognized, seen := "set in the config", name == agents.Auto || name == "", false
 	if recognized {
 		name, why, seen = recognize(ctx, b)
@@ -33,7 +34,11 @@ func agentFor(ctx context.Context, name string, pat *respawn.Patterns, b paneBac
 	if err != nil {
 		return paneAgent{}, err
 	}
-	a := paneAgent{info: info, reader: info.New(pat), why: why, recognized: recognized}
+	reader, err := info.New(pat)
+	if err != nil {
+		return paneAgent{}, err
+	}
+	a := paneAgent{info: info, reader: reader, why: why, recognized: recognized}
 	if command := b.command(); (seen || !recognized) && isRuntime(command) {
 		// The agent's CLI runs under its runtime's name here (an npm
 		// install runs as node): keys may go to that program.
@@ -113,16 +118,18 @@ func recognize(ctx context.Context, b paneBackend) (name, why string, seen bool)
 }
 
 // adapt fits a pane's config to its agent: the default update prompt
-// names Claude Code's memory file, and an agent may read a quick Enter
-// after typed text as part of a paste.
-func (a paneAgent) adapt(cfg respawn.Config, timing *respawn.SendTiming) respawn.Config {
-	if timing != nil {
-		timing.Pause = max(timing.Pause, a.info.SendPause)
-		// Submit reads the prompt box with the pane's agent before and
-		// after it types.
-		timing.Prompt = respawn.NewPromptReader(a.reader.Classify)
-	}
-	return a.info.Adapt(cfg)
+// names Claude Code's memory file.
+func (a paneAgent) adapt(cfg respawn.Config) respawn.Config { return a.info.Adapt(cfg) }
+
+// timing fits the config's send timing to the agent, for the pane's
+// terminal: an agent may read a quick Enter after typed text as part of a
+// paste.
+func (a paneAgent) timing(t respawn.SendTiming) respawn.SendTiming {
+	t.Pause = max(t.Pause, a.info.SendPause)
+	// Submit reads the prompt box with the pane's agent before and after
+	// it types.
+	t.Prompt = respawn.NewPromptReader(a.reader.Classify)
+	return t
 }
 
 // reattach attaches a controlled pane again as it was enabled (profile,
@@ -139,13 +146,50 @@ func (d *Daemon) reattach(ctx context.Context, p *pane, why string) {
 		return // detached or attached again since
 	}
 	st, err := p.ctrl.Status(0)
-	req := AttachRequest{Pane: p.addr, Profile: p.profile, Sets: p.sets, Paused: err == nil && st.Paused}
+	req := api.AttachRequest{Pane: p.addr, Profile: p.profile, Sets: p.sets, Paused: err == nil && st.Paused}
 	b, _, err := d.backendFor(p.addr)
 	if err != nil {
 		return
 	}
 	d.releaseLocked(p, why, false)
 	d.adoptLocked(ctx, b, adoptable{req: req})
+}
+
+// ran attaches again, as they were enabled, the panes whose program
+// became another agent's CLI, or the agent again after a shell or another
+// program, or a runtime that now draws an agent's screen.
+func (d *Daemon) ran(ctx context.Context, panes []ranPane) {
+	var switched, unknown []*pane
+	var switchedWhy []string
+	d.mu.Lock()
+	for _, r := range panes {
+		p := d.panes[r.addr]
+		if p == nil || p.backend != r.backend {
+			continue
+		}
+		if name, ok := p.agent.switchedTo(r.now); ok {
+			switched = append(switched, p)
+			switchedWhy = append(switchedWhy, fmt.Sprintf("the pane now runs %s: its controller reads %s instead of %s", r.now, name, p.agent.info.Name))
+		} else if why, ok := p.agent.relaunched(r.prev, r.now); ok {
+			switched, switchedWhy = append(switched, p), append(switchedWhy, why)
+		} else if p.agent.mayBeRelaunched(r.now) {
+			if r.prev != r.now {
+				p.changedAt = time.Now()
+			}
+			if time.Since(p.changedAt) < recognizeFor {
+				unknown = append(unknown, p)
+			}
+		}
+	}
+	d.mu.Unlock()
+	for i, p := range switched {
+		d.reattach(ctx, p, switchedWhy[i])
+	}
+	for _, p := range unknown {
+		if why, ok := recognizedAgain(ctx, p); ok {
+			d.reattach(ctx, p, why)
+		}
+	}
 }
 
 // describe is the agent for the attach event: "codex (recognized: …)".

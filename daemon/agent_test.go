@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/codeman-dev/codeman/api"
 )
 
 // A pane's agent is recognized when it is attached, set outright by the
@@ -13,7 +15,7 @@ func TestDaemon_PaneAgent(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
 	claudePane, _ := r.session("claude", "hello there")
-	st, err := r.client.Attach(ctx, AttachRequest{Pane: claudePane})
+	st, err := r.client.Attach(ctx, api.AttachRequest{Pane: claudePane})
 	if err != nil || st.Agent != "claude" {
 		t.Fatalf("attach of a Claude Code pane: agent %q, %v; want it recognized as claude", st.Agent, err)
 	}
@@ -21,20 +23,20 @@ func TestDaemon_PaneAgent(t *testing.T) {
 	// A shell shows neither agent: set outright, the config wins.
 	shell := r.tmux.NewSession("shell", "sh")
 	shellAddr := "tmux:" + r.tmux.Socket() + ":" + shell
-	st, err = r.client.Attach(ctx, AttachRequest{Pane: shellAddr, Sets: []string{"agent=codex"}})
+	st, err = r.client.Attach(ctx, api.AttachRequest{Pane: shellAddr, Sets: []string{"agent=codex"}})
 	if err != nil || st.Agent != "codex" {
 		t.Fatalf("attach --set agent=codex: agent %q, %v", st.Agent, err)
 	}
-	_, err = r.client.Attach(ctx, AttachRequest{Pane: shellAddr, Sets: []string{"agent=claude"}})
+	_, err = r.client.Attach(ctx, api.AttachRequest{Pane: shellAddr, Sets: []string{"agent=claude"}})
 	if err == nil || !strings.Contains(err.Error(), "detach it first") {
 		t.Fatalf("changing a controlled pane's agent: %v, want a refusal that says to detach", err)
 	}
 	// A reconfigure that names no agent keeps the pane's.
-	st, err = r.client.Attach(ctx, AttachRequest{Pane: shellAddr, Sets: []string{"completion_confirm=3s"}})
+	st, err = r.client.Attach(ctx, api.AttachRequest{Pane: shellAddr, Sets: []string{"completion_confirm=3s"}})
 	if err != nil || st.Agent != "codex" {
 		t.Fatalf("reconfigure: agent %q, %v; want codex kept", st.Agent, err)
 	}
-	if _, err := r.client.Attach(ctx, AttachRequest{Pane: shellAddr, Sets: []string{"agent=gemini"}}); err == nil || !strings.Contains(err.Error(), `"gemini"`) {
+	if _, err := r.client.Attach(ctx, api.AttachRequest{Pane: shellAddr, Sets: []string{"agent=gemini"}}); err == nil || !strings.Contains(err.Error(), `"gemini"`) {
 		t.Fatalf("attach --set agent=gemini: %v, want an error naming the value", err)
 	}
 
@@ -43,7 +45,7 @@ func TestDaemon_PaneAgent(t *testing.T) {
 	if err := r.client.Detach(ctx, shellAddr); err != nil {
 		t.Fatal(err)
 	}
-	st, err = r.client.Attach(ctx, AttachRequest{Pane: shellAddr})
+	st, err = r.client.Attach(ctx, api.AttachRequest{Pane: shellAddr})
 	if err != nil || st.Agent != "claude" {
 		t.Fatalf("attach of a shell: agent %q, %v; want the default, claude", st.Agent, err)
 	}

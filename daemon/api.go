@@ -1,11 +1,16 @@
 package daemon
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"strconv"
+	"time"
+
+	"github.com/codeman-dev/codeman/api"
 )
 
 // Decisions shown by default: one for status, more for explain.
@@ -25,19 +30,60 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("POST /v1/panes/pause", d.afterAdoption(d.handlePause))
 	mux.HandleFunc("GET /v1/events", d.afterAdoption(d.handleEvents))
 	mux.HandleFunc("GET /v1/record", d.afterAdoption(d.handleRecord))
-	return mux
+	return d.withinDeadline(mux)
 }
+
+// withinDeadline runs a request within the deadline its client sent
+// (DeadlineHeader), and refuses one whose deadline has passed by the time
+// the daemon gets to it: a daemon stopped with kill -STOP reads the
+// requests queued on its socket only once continued, and a pause its
+// client was told had failed must not happen then.
+func (d *Daemon) withinDeadline(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := r.Header.Get(api.DeadlineHeader)
+		if v == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		deadline, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Errorf("header %s: %q is not a time in RFC 3339 such as %s", api.DeadlineHeader, v, deadlineExample))
+			return
+		}
+		left := deadline.Sub(d.opts.Clock.Now())
+		if left <= 0 {
+			d.log.Warn("request refused: its client stopped waiting before the daemon got to it",
+				"method", r.Method, "path", r.URL.Path, "late", -left)
+			writeError(w, http.StatusRequestTimeout, fmt.Errorf("%s %s: the daemon got to the request %s after its deadline, when its client no longer waited; nothing was done",
+				r.Method, r.URL.Path, (-left).Round(time.Millisecond)))
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), left)
+		defer cancel()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// deadlineExample is a DeadlineHeader value, for the error of a bad one.
+const deadlineExample = "2026-11-29T18:00:00.5Z"
 
 // afterAdoption holds a request until the daemon has adopted the panes
 // enabled before it started, so a status right after a restart lists them
 // and an attach does not race the adoption of the same pane. Health answers
-// at once: it is how a client knows the daemon is up.
+// at once: it is how a client knows the daemon is up. A request whose
+// deadline comes first is answered with an error; one whose client went
+// away is not answered.
 func (d *Daemon) afterAdoption(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-d.adopted:
-			h(w, r)
 		case <-r.Context().Done():
+		}
+		switch r.Context().Err() {
+		case nil:
+			h(w, r)
+		case context.DeadlineExceeded:
+			writeError(w, http.StatusServiceUnavailable, errors.New("the daemon is still adopting the panes enabled before it started; try again in a moment"))
 		}
 	}
 }
@@ -46,9 +92,10 @@ func (d *Daemon) handleHealth(w http.ResponseWriter, r *http.Request) {
 	d.mu.Lock()
 	n, failed := len(d.panes), len(d.failed)
 	d.mu.Unlock()
-	writeJSON(w, http.StatusOK, Health{
+	writeJSON(w, http.StatusOK, api.Health{
 		PID: os.Getpid(), Version: d.opts.Version, Socket: d.opts.Paths.Socket, Owner: d.me.String(),
 		Panes: n, Controllers: int(d.controllers.Load()), NotAdopted: failed, Notify: d.notes.status(),
+		History: d.historyStatus(),
 	})
 }
 
@@ -80,7 +127,7 @@ func (d *Daemon) handlePanes(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Daemon) handleAttach(w http.ResponseWriter, r *http.Request) {
-	var req AttachRequest
+	var req api.AttachRequest
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, err)
 		return
@@ -94,7 +141,7 @@ func (d *Daemon) handleAttach(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Daemon) handleToggle(w http.ResponseWriter, r *http.Request) {
-	var req AttachRequest
+	var req api.AttachRequest
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, err)
 		return
@@ -108,12 +155,21 @@ func (d *Daemon) handleToggle(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Daemon) handlePause(w http.ResponseWriter, r *http.Request) {
-	var req PauseRequest
+	// PauseRequest with paused optional: a request that leaves it out must
+	// not be taken for a resume.
+	var req struct {
+		Pane   string `json:"pane"`
+		Paused *bool  `json:"paused"`
+	}
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, err)
 		return
 	}
-	st, err := d.Pause(r.Context(), req.Pane, req.Paused)
+	if req.Paused == nil {
+		writeError(w, http.StatusBadRequest, errors.New(`pause request: the field "paused" is missing: true pauses the pane, false resumes it`))
+		return
+	}
+	st, err := d.Pause(r.Context(), req.Pane, *req.Paused)
 	if err != nil {
 		writeError(w, errorCode(err), err)
 		return
@@ -125,9 +181,9 @@ func (d *Daemon) handlePause(w http.ResponseWriter, r *http.Request) {
 // into the error a caller can test for (Client.do).
 func errorCode(err error) int {
 	switch {
-	case errors.Is(err, ErrNotControlled):
+	case errors.Is(err, api.ErrNotControlled):
 		return http.StatusNotFound
-	case errors.Is(err, ErrNotOwner):
+	case errors.Is(err, api.ErrNotOwner):
 		return http.StatusConflict
 	}
 	return http.StatusUnprocessableEntity
@@ -174,7 +230,7 @@ func (d *Daemon) handleRecord(w http.ResponseWriter, r *http.Request) {
 	flusher, _ := w.(http.Flusher)
 	enc := json.NewEncoder(w)
 	started := false
-	err := d.Record(r.Context(), r.URL.Query().Get("pane"), func(ev RecordEvent) error {
+	err := d.Record(r.Context(), r.URL.Query().Get("pane"), func(ev api.RecordEvent) error {
 		if !started {
 			w.Header().Set("Content-Type", "application/x-ndjson")
 			w.WriteHeader(http.StatusOK)
@@ -200,5 +256,5 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func writeError(w http.ResponseWriter, code int, err error) {
-	writeJSON(w, code, apiError{Error: err.Error()})
+	writeJSON(w, code, api.ErrorBody{Error: err.Error()})
 }

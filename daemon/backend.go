@@ -3,8 +3,11 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -40,13 +43,12 @@ type backend interface {
 // opened is a pane a backend watches, before its controller starts.
 type opened struct {
 	target    string // what a person calls it
-	term      respawn.Terminal
 	subscribe func(fn func(data []byte, at time.Time)) (unsubscribe func())
 	onStatus  func(status string) // nil: the backend shows no status
 	streams   bool                // output is the terminal's byte stream, not redraws
-	// timing is the send timing term reads, which the pane's agent may
-	// slow before the controller starts.
-	timing  *respawn.SendTiming
+	// timing is how the config types into the pane, before the pane's
+	// agent adapts it (paneAgent.timing) for its terminal.
+	timing  respawn.SendTiming
 	backend paneBackend
 }
 
@@ -61,6 +63,9 @@ type paneBackend interface {
 	foreground(ctx context.Context) ([]string, error)
 	// snapshot reads the pane's screen now, without the controller.
 	snapshot(ctx context.Context) (respawn.Screen, error)
+	// terminal makes the controller's terminal of the pane, which types
+	// with timing. It is made once, when the pane's agent is known.
+	terminal(timing respawn.SendTiming) respawn.Terminal
 	// claim records this daemon as the pane's owner, or returns an
 	// *OwnedError naming the live daemon that owns it.
 	claim(ctx context.Context, me owner) error
@@ -91,10 +96,69 @@ type paneBackend interface {
 	close()
 }
 
+// host is what the daemon gives its backends, which know it through this
+// alone: its life, the ticks of its liveness checks, and the panes it
+// controls. What does not change while it runs (its log, its paths, the
+// user's environment, the owner record it writes) a backend is given
+// once, when it is made.
+type host interface {
+	// lifetime is the daemon's context: it ends when the daemon stops.
+	lifetime() context.Context
+	// every runs fn every Liveness in a goroutine counted by wg, until ctx
+	// ends or fn returns false.
+	every(ctx context.Context, wg *sync.WaitGroup, fn func() bool)
+	// background runs fn in a goroutine the daemon waits for before Run
+	// returns.
+	background(fn func())
+	// controlled returns the backend halves of the panes controlled at the
+	// addresses that start with prefix, by address.
+	controlled(prefix string) map[string]paneBackend
+	// release ends the controller of the pane at addr, unless pb is no
+	// longer its backend half (the pane was released, or attached again);
+	// forget also removes its persisted flag.
+	release(addr string, pb paneBackend, reason string, forget bool)
+	// ran tells the daemon what its panes run now, so that one whose
+	// program became another agent, or its agent anew, is attached again.
+	ran(ctx context.Context, panes []ranPane)
+}
+
+// ranPane is what a backend's liveness check saw a controlled pane run.
+type ranPane struct {
+	addr      string
+	backend   paneBackend
+	prev, now string // the pane's program at the check before, and now
+}
+
 // adoptable is a pane enabled before the daemon started.
 type adoptable struct {
-	req AttachRequest
+	req api.AttachRequest
 	err error // why its record cannot be used, e.g. unreadable settings
+}
+
+// The Daemon is its backends' host (every is in daemon.go, ran in
+// agent.go).
+var _ host = (*Daemon)(nil)
+
+func (d *Daemon) lifetime() context.Context { return d.ctx }
+
+func (d *Daemon) background(fn func()) { d.wg.Go(fn) }
+
+func (d *Daemon) controlled(prefix string) map[string]paneBackend {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make(map[string]paneBackend)
+	for addr, p := range d.panes {
+		if strings.HasPrefix(addr, prefix) {
+			out[addr] = p.backend
+		}
+	}
+	return out
+}
+
+func (d *Daemon) release(addr string, pb paneBackend, reason string, forget bool) {
+	if p := d.lookup(addr); p != nil && p.backend == pb {
+		d.end(p, reason, forget)
+	}
 }
 
 // backendFor returns the backend of an address and the address in

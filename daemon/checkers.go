@@ -3,9 +3,9 @@ package daemon
 import (
 	"sync"
 
+	"github.com/codeman-dev/codeman/agents"
+	"github.com/codeman-dev/codeman/agents/aicheck"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
-	"github.com/codeman-dev/codeman/respawn/aicheck"
 )
 
 // agentCheckers holds the AI checker of each agent other than Claude Code,

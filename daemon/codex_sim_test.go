@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents"
+	"github.com/codeman-dev/codeman/agents/codex"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/simclaude"
-	"github.com/codeman-dev/codeman/respawn/agents"
-	"github.com/codeman-dev/codeman/respawn/codex"
 )
 
 // codexSession starts the simulated session in its Codex look in a new
@@ -37,7 +38,7 @@ func TestDaemon_CyclesCodexPaneInOrder(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
 	addr, log := r.codexSession("codex", "hello there")
-	st, err := r.client.Attach(context.Background(), AttachRequest{Pane: addr})
+	st, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: addr})
 	if err != nil || st.Agent != codex.Name {
 		t.Fatalf("attach: agent %q, %v; want it recognized as codex", st.Agent, err)
 	}
@@ -130,7 +131,7 @@ func TestDaemon_AgentFollowsTheCLI(t *testing.T) {
 	addr := "tmux:" + r.tmux.Socket() + ":" + pane
 
 	ctx := context.Background()
-	st, err := r.client.Attach(ctx, AttachRequest{Pane: addr, Paused: true})
+	st, err := r.client.Attach(ctx, api.AttachRequest{Pane: addr, Paused: true})
 	if err != nil || st.Agent != codex.Name {
 		t.Fatalf("attach: agent %q, %v; want codex, by its program", st.Agent, err)
 	}

@@ -14,10 +14,11 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/agents/aicheck"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/aicheck"
 )
 
 // Defaults of the daemon.
@@ -30,7 +31,7 @@ const (
 
 // Options configure a Daemon.
 type Options struct {
-	Paths      Paths
+	Paths      api.Paths
 	ConfigPath string // config.toml; a missing file means the defaults
 	Version    string
 	Logger     *slog.Logger        // nil: discard
@@ -61,11 +62,11 @@ type Daemon struct {
 
 	me          owner // what this daemon writes into the panes it owns
 	backends    []backend
-	tmux        *tmuxBackend
 	locks       *addrLocks
 	controllers atomic.Int64 // controller loops running
 	recs        recorders    // recordings of panes, for their hook markers
 	notes       *notifications
+	history     atomic.Pointer[historyKeeper] // the pane histories' writer, once Run opened it
 
 	mu     sync.Mutex
 	panes  map[string]*pane
@@ -94,14 +95,13 @@ func New(opts Options) *Daemon {
 		panes: make(map[string]*pane), failed: make(map[string]*failedPane), adopted: make(chan struct{}),
 	}
 	d.notes = newNotifications(d)
-	d.tmux = newTmuxBackend(d)
-	d.backends = []backend{d.tmux, newScreenBackend(d)}
+	d.backends = []backend{newTmuxBackend(d, d.log, opts.Env, opts.Paths.TmuxServers, d.me), newScreenBackend(d, d.log, opts.Paths.ScreenState, opts.Paths.Claims)}
 	return d
 }
 
 // Run serves until ctx ends: it takes the locks, listens on the socket,
 // adopts the panes enabled before, and stops every controller on the way
-// out. A second daemon of the user gets ErrRunning.
+// out. A second daemon of the user gets api.ErrRunning.
 func (d *Daemon) Run(ctx context.Context) error {
 	ln, unlock, err := d.start()
 	if d.opts.Ready != nil {
@@ -229,7 +229,7 @@ func (d *Daemon) loadConfig() (*config.File, error) {
 }
 
 // config builds a pane's configuration from the file, a profile and sets.
-func (d *Daemon) config(profile string, sets []string) (*config.File, respawn.Config, *respawn.Patterns, error) {
+func (d *Daemon) config(profile string, sets []string) (*config.File, respawn.Config, []respawn.PatternSpec, error) {
 	file, err := d.loadConfig()
 	if err != nil {
 		return nil, respawn.Config{}, nil, err
@@ -238,11 +238,7 @@ func (d *Daemon) config(profile string, sets []string) (*config.File, respawn.Co
 	if err != nil {
 		return nil, respawn.Config{}, nil, err
 	}
-	pat, err := respawn.CompilePatterns(file.Patterns)
-	if err != nil {
-		return nil, respawn.Config{}, nil, err
-	}
-	return file, cfg, pat, nil
+	return file, cfg, file.Patterns, nil
 }
 
 // RouteHook hands a hook signal to the pane's controller (hooks.Router).

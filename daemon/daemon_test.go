@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
@@ -67,12 +68,12 @@ enabled = false
 type rig struct {
 	t      *testing.T
 	tmux   *tmuxtest.Server
-	paths  Paths
+	paths  api.Paths
 	env    map[string]string
 	config string
 	stop   context.CancelFunc
 	done   chan error
-	client *Client
+	client *api.Client
 	d      *Daemon
 }
 
@@ -101,7 +102,7 @@ func setupRig(t *testing.T, srv *tmuxtest.Server, noDaemon bool) *rig {
 		"PATH":            os.Getenv("PATH"),
 	}
 	os.Mkdir(env["XDG_RUNTIME_DIR"], 0o700)
-	paths, err := DefaultPaths(func(k string) string { return env[k] })
+	paths, err := api.DefaultPaths(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +120,28 @@ func setupRig(t *testing.T, srv *tmuxtest.Server, noDaemon bool) *rig {
 // start runs a daemon in this process until stopDaemon or the test's end.
 func (r *rig) start() {
 	r.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	d := New(Options{Paths: r.paths, ConfigPath: r.config, Version: "test", Env: func(k string) string { return r.env[k] }, Liveness: 200 * time.Millisecond})
-	r.stop, r.done, r.d = cancel, make(chan error, 1), d
-	go func() { r.done <- d.Run(ctx) }()
+	// A daemon restarted in this process can find its predecessor's lock
+	// still held for a moment: a child forked by another test between the
+	// lock's open and close keeps a copy of the descriptor until it execs.
+	// Another process never holds these locks, so that is retried.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ctx, cancel := context.WithCancel(context.Background())
+		ready := make(chan error, 1)
+		d := New(Options{Paths: r.paths, ConfigPath: r.config, Version: "test", Env: func(k string) string { return r.env[k] }, Liveness: 200 * time.Millisecond, Ready: func(err error) { ready <- err }})
+		done := make(chan error, 1)
+		go func() { done <- d.Run(ctx) }()
+		if err := <-ready; errors.Is(err, api.ErrRunning) && time.Now().Before(deadline) {
+			cancel()
+			<-done
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		r.stop, r.done, r.d = cancel, done, d
+		break
+	}
 	r.t.Cleanup(r.stopDaemon)
-	r.client = NewClient(r.paths.Socket)
+	r.client = api.NewClient(r.paths.Socket)
 	r.waitFor("the daemon to answer", 10*time.Second, func() bool {
 		_, err := r.client.Health(context.Background())
 		return err == nil
@@ -182,7 +199,7 @@ func (r *rig) session(name, prompt string) (addr, log string) {
 
 func (r *rig) attach(addr string, sets ...string) {
 	r.t.Helper()
-	if _, err := r.client.Attach(context.Background(), AttachRequest{Pane: addr, Sets: sets}); err != nil {
+	if _, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: addr, Sets: sets}); err != nil {
 		r.t.Fatalf("attach %s: %v", addr, err)
 	}
 }
@@ -339,7 +356,7 @@ func TestDaemon_PaneKilledEndsController(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		r.tmux.Tmux("kill-session", "-t", "work")
 	}()
-	r.client.Events(events, addr, func(e Event) error {
+	r.client.Events(events, addr, func(e api.Event) error {
 		if e.Kind == "detach" {
 			reason = e.Reason
 			cancel()
@@ -367,12 +384,12 @@ func TestDaemon_SecondInstanceRefused(t *testing.T) {
 func TestDaemon_AttachErrors(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
-	_, err := r.client.Attach(context.Background(), AttachRequest{Pane: "tmux:" + r.tmux.Socket() + ":%99"})
+	_, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: "tmux:" + r.tmux.Socket() + ":%99"})
 	if err == nil || !strings.Contains(err.Error(), "%99") {
 		t.Fatalf("attach to a missing pane: %v", err)
 	}
 	addr, _ := r.session("work", "hi")
-	_, err = r.client.Attach(context.Background(), AttachRequest{Pane: addr, Sets: []string{"completion_confirm=fast"}})
+	_, err = r.client.Attach(context.Background(), api.AttachRequest{Pane: addr, Sets: []string{"completion_confirm=fast"}})
 	if err == nil || !strings.Contains(err.Error(), "completion_confirm") {
 		t.Fatalf("attach with a bad --set: %v", err)
 	}

@@ -18,6 +18,13 @@
 // cannot adopt stays listed with the reason and is retried when the config
 // file changes.
 //
+// Backends. What differs between tmux and GNU screen goes through the
+// backend interface, picked by the address's prefix; a backend knows the
+// daemon through host alone (its lifetime, its liveness ticks, the panes
+// it controls), and is given its log, paths and environment when it is
+// made. A pane's terminal is made once its agent is known, with the send
+// timing the agent asks for (paneAgent.timing), and keeps it.
+//
 // Ownership. A pane has one canonical address (backend.canonical), and
 // everything that changes a pane's lifecycle (attach, detach, toggle,
 // adoption, the pane going away) runs under that address's lock
@@ -34,9 +41,9 @@
 // the status line of the pane's session as one more channel). Every event
 // is also kept in the pane's history (history), across restarts.
 //
-// The package imports tmux, screen, hooks, config, respawn (and
-// respawn/aicheck), the simulated Claude Code session the demo runs, and
-// internal/childenv for the demo's environment; nothing imports it but
-// cmd/codeman, the dashboard (daemon/dash, a client of its API) and the
-// tests that drive a daemon.
+// The package imports api, whose wire types its handlers answer with,
+// tmux, screen, hooks, config and respawn (and agents/aicheck); nothing
+// imports it but cmd/codeman and the tests that drive a daemon. Its
+// clients (the CLI's commands, the dashboard, doctor) speak its API
+// through package api.
 package daemon

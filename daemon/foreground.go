@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codeman-dev/codeman/internal/proc"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -76,7 +77,7 @@ func names(programs []string) []string {
 // now: from /proc where there is one, else the pane_current_command tmux
 // reads over the session's control connection.
 func (p *tmuxPane) foreground(ctx context.Context) ([]string, error) {
-	if programs := foregroundOf(p.info.PID); len(programs) > 0 {
+	if programs := proc.Foreground(p.info.PID); len(programs) > 0 {
 		return programs, nil
 	}
 	f, err := tmux.ReadFields(ctx, p.client, p.info.ID, "#{pane_current_command}")
@@ -92,5 +93,5 @@ func (p *screenPane) foreground(context.Context) ([]string, error) {
 	if p.proc == nil {
 		return nil, nil
 	}
-	return foregroundOf(p.proc.PID), nil
+	return proc.Foreground(p.proc.PID), nil
 }

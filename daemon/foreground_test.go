@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
 )
 
 func claudeAgent(t *testing.T, program string, recognized bool) paneAgent {
@@ -17,7 +17,11 @@ func claudeAgent(t *testing.T, program string, recognized bool) paneAgent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return paneAgent{info: info, reader: info.New(nil), recognized: recognized, program: program}
+	reader, err := info.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paneAgent{info: info, reader: reader, recognized: recognized, program: program}
 }
 
 // Keys go to a pane only while its foreground process group runs the
@@ -86,7 +90,7 @@ func TestRelaunch(t *testing.T) {
 func TestDaemon_NothingTypedIntoShell(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
-	capture, err := filepath.Abs(filepath.Join("..", "respawn", "testdata", "screens", "06-reply-done.txt"))
+	capture, err := filepath.Abs(filepath.Join("..", "agents", "claude", "testdata", "screens", "06-reply-done.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

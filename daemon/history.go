@@ -1,9 +1,10 @@
 package daemon
 
 import (
-	"path/filepath"
+	"time"
 
-	"github.com/codeman-dev/codeman/daemon/history"
+	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/history"
 )
 
 // historyHubBuffer is the hub buffer of the history subscriber. The hub
@@ -13,21 +14,57 @@ import (
 // the forwarding goroutine did not run at all.
 const historyHubBuffer = 4096
 
-// HistoryDir is the dir of the pane histories: $XDG_STATE_HOME/codeman/history.
-func HistoryDir(env func(string) string) string { return historyDir(stateDir(env)) }
+// historyKeeper is the daemon's history writer, nil when it could not be
+// opened, and why.
+type historyKeeper struct {
+	dir     string
+	w       *history.Writer
+	openErr error
+	openAt  time.Time
+}
 
-func historyDir(state string) string { return filepath.Join(state, "history") }
+// historyStatus is the Health of the pane histories.
+func (d *Daemon) historyStatus() api.HistoryStatus {
+	k := d.history.Load()
+	if k == nil {
+		return api.HistoryStatus{Dir: d.opts.Paths.History()}
+	}
+	s := api.HistoryStatus{Dir: k.dir}
+	if k.w == nil {
+		s.Problem, s.Since, s.NotKept = k.openErr.Error(), k.openAt, true
+		return s
+	}
+	if st := k.w.Status(); st.Err != nil {
+		s.Problem, s.Since, s.Recovered = st.Err.Error(), st.At, st.Recovered
+	}
+	s.Dropped = k.w.Dropped()
+	return s
+}
+
+// logHistoryStatus logs each change of the history's writes, once.
+func (d *Daemon) logHistoryStatus(dir string) func(history.Status) {
+	return func(st history.Status) {
+		if st.Failing() {
+			d.log.Warn("pane history not written", "dir", dir, "err", st.Err)
+			return
+		}
+		d.log.Info("pane history written again", "dir", dir, "failing_since", st.At)
+	}
+}
 
 // startHistory writes every event the hub publishes to the pane
 // histories; stop, called once the controllers are gone, writes what is
 // queued and closes the files. A history that cannot be opened is logged
-// and the daemon runs without it.
+// and the daemon runs without it; Health says so.
 func (d *Daemon) startHistory() (stop func()) {
-	w, err := history.Open(history.Options{Dir: historyDir(d.opts.Paths.State)})
+	dir := d.opts.Paths.History()
+	w, err := history.Open(history.Options{Dir: dir, OnStatus: d.logHistoryStatus(dir)})
 	if err != nil {
+		d.history.Store(&historyKeeper{dir: dir, openErr: err, openAt: time.Now()})
 		d.log.Warn("pane history not kept", "err", err)
 		return func() {}
 	}
+	d.history.Store(&historyKeeper{dir: dir, w: w})
 	events, unsubscribe := d.hub.subscribeSized("", historyHubBuffer)
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -59,6 +96,6 @@ func (d *Daemon) startHistory() (stop func()) {
 	}
 }
 
-func historyRecord(e Event) history.Record {
+func historyRecord(e api.Event) history.Record {
 	return history.Record{At: e.At, Pane: e.Pane, Kind: e.Kind, Reason: e.Reason, Decision: e.Decision}
 }

@@ -19,6 +19,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/screen"
@@ -36,7 +37,7 @@ var (
 // daemonMain runs a daemon as the test binary's role "daemon", so that a
 // test can kill it with SIGKILL.
 func daemonMain() int {
-	paths, err := DefaultPaths(os.Getenv)
+	paths, err := api.DefaultPaths(os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -64,7 +65,7 @@ func (r *rig) startProcess() *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
-	r.client = NewClient(r.paths.Socket)
+	r.client = api.NewClient(r.paths.Socket)
 	r.waitFor("the daemon process to answer", 10*time.Second, func() bool {
 		_, err := r.client.Health(context.Background())
 		return err == nil
@@ -176,7 +177,7 @@ func (w *lifecycle) pick(t *rapid.T) string { return rapid.SampledFrom(w.panes).
 // enabled reports whether the daemon lists the pane, controlled or not.
 func (w *lifecycle) enabled(t *rapid.T, addr string) bool {
 	_, err := w.r.client.Pane(context.Background(), addr, 0)
-	if err != nil && !errors.Is(err, ErrNotControlled) {
+	if err != nil && !errors.Is(err, api.ErrNotControlled) {
 		t.Fatalf("status of %s: %v", addr, err)
 	}
 	return err == nil
@@ -205,7 +206,7 @@ func concurrently(n int, f func()) {
 func (w *lifecycle) attach(t *rapid.T) {
 	addr, n := w.pick(t), rapid.IntRange(2, 4).Draw(t, "concurrent")
 	was := w.enabled(t, addr)
-	concurrently(n, func() { w.r.client.Attach(context.Background(), AttachRequest{Pane: addr}) })
+	concurrently(n, func() { w.r.client.Attach(context.Background(), api.AttachRequest{Pane: addr}) })
 	w.settle(t, addr, was)
 }
 
@@ -222,7 +223,7 @@ func (w *lifecycle) detach(t *rapid.T) {
 func (w *lifecycle) toggle(t *rapid.T) {
 	addr, n := w.pick(t), rapid.IntRange(2, 4).Draw(t, "concurrent")
 	was := w.enabled(t, addr)
-	concurrently(n, func() { w.r.client.Toggle(context.Background(), AttachRequest{Pane: addr}) })
+	concurrently(n, func() { w.r.client.Toggle(context.Background(), api.AttachRequest{Pane: addr}) })
 	w.settle(t, addr, was)
 }
 
@@ -295,7 +296,7 @@ func (w *lifecycle) fixConfig(*rapid.T) {
 // pane since it went off.
 func (w *lifecycle) check(t *rapid.T) {
 	ctx := context.Background()
-	var h Health
+	var h api.Health
 	var listed []string
 	stale := ""
 	// A pane gone with its server or window is released within a poll.

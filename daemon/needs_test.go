@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
@@ -28,11 +29,11 @@ func TestDaemon_NeedsYouRaisedAndCleared(t *testing.T) {
 	client := r.tmux.AttachClient("ask")
 
 	var mu sync.Mutex
-	var events []Event
+	var events []api.Event
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	opened := make(chan struct{})
-	go r.client.Follow(ctx, addr, func() { close(opened) }, func(e Event) error {
+	go r.client.Follow(ctx, addr, func() { close(opened) }, func(e api.Event) error {
 		mu.Lock()
 		events = append(events, e)
 		mu.Unlock()
@@ -77,8 +78,8 @@ func TestDaemon_NeedsYouRaisedAndCleared(t *testing.T) {
 		defer mu.Unlock()
 		var raised, resolved bool
 		for _, e := range events {
-			raised = raised || (e.Kind == EventNeedsYou && strings.HasPrefix(e.Reason, "question: "))
-			resolved = resolved || (e.Kind == EventResolved && strings.HasPrefix(e.Reason, "question: "))
+			raised = raised || (e.Kind == api.EventNeedsYou && strings.HasPrefix(e.Reason, "question: "))
+			resolved = resolved || (e.Kind == api.EventResolved && strings.HasPrefix(e.Reason, "question: "))
 		}
 		return raised && resolved
 	})

@@ -61,7 +61,7 @@ func (w *windowNeeds) set(p *tmuxPane, kind string, wait bool) {
 		lock.Lock()
 		defer lock.Unlock()
 		value := w.value(key)
-		base := p.b.d.ctx
+		base := p.b.host.lifetime()
 		if wait {
 			// The pane is closing, maybe because the daemon stops.
 			base = context.Background()
@@ -69,7 +69,7 @@ func (w *windowNeeds) set(p *tmuxPane, kind string, wait bool) {
 		ctx, cancel := context.WithTimeout(base, 5*time.Second)
 		defer cancel()
 		if err := tmux.SetWindowNeeds(ctx, p.client, p.info.ID, value); err != nil && ctx.Err() == nil {
-			p.b.d.log.Warn("window needs option not written", "pane", p.addr, "err", err)
+			p.b.log.Warn("window needs option not written", "pane", p.addr, "err", err)
 		}
 	}
 	if wait {

@@ -5,16 +5,59 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
-	"github.com/codeman-dev/codeman/daemon/notify"
+	"github.com/codeman-dev/codeman/notify"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
+// needHandler returns what a pane's controller calls, on its loop
+// goroutine, when the pane's need for a person changes. It must not
+// block: the event stream drops for slow readers, the backend writes in
+// the background.
+func (d *Daemon) needHandler(p *pane) func(respawn.Need) {
+	d.notes.attached(p.addr)
+	var last respawn.Need
+	var prev chan struct{} // closed once the last update was passed on
+	return func(n respawn.Need) {
+		e := api.Event{At: time.Now(), Pane: p.addr, Kind: api.EventNeedsYou, Reason: n.String()}
+		if n.Kind == "" {
+			e.Kind, e.Reason = api.EventResolved, last.String()
+		}
+		last = n
+		d.hub.publish(e)
+		p.backend.showNeed(string(n.Kind))
+		// Where the pane is takes a round trip to the multiplexer, which
+		// the controller's loop must not wait for. Each update waits for
+		// the one before, so a clear never overtakes its raise.
+		wait, done := prev, make(chan struct{})
+		prev = done
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			defer close(done)
+			var pl place
+			if n.Kind != "" {
+				ctx, cancel := context.WithTimeout(d.ctx, 2*time.Second)
+				pl = p.backend.place(ctx)
+				cancel()
+			}
+			if wait != nil {
+				<-wait
+			}
+			d.notes.need(p, n, pl)
+		}()
+	}
+}
+
 // notifications tells people that a pane needs them: the channels of the
 // config's [notify] table, and the status line of the pane's multiplexer
-// (the paneChannel). The notifier is rebuilt when the config file changes;
-// the holds it had are raised on the new one.
+// (the paneChannel). The notifier is rebuilt when the config file changes:
+// the old one hands what it sent to the new one and the holds it had are
+// raised on it, so that none is told again as new. What was sent is kept
+// in the notified file too, for a daemon started again.
 type notifications struct {
 	d *Daemon
 
@@ -23,11 +66,18 @@ type notifications struct {
 	file     *config.File     // the config it was built from; nil when unreadable
 	problem  string           // why the configured channels could not be built
 	holds    map[string]notify.Hold
-	released map[string]bool // panes whose controller is going: their clears are no news
+	released map[string]bool               // panes whose controller is going: their clears are no news
+	retired  map[*notify.Notifier]struct{} // handed off: their last messages go out
+	keeper   *sentKeeper                   // nil until started, and without a state dir
+	started  bool                          // load ran once
+	closed   bool                          // close ran: load starts nothing
+
+	wg sync.WaitGroup // the retired notifiers' drains
 }
 
 func newNotifications(d *Daemon) *notifications {
-	return &notifications{d: d, holds: make(map[string]notify.Hold), released: make(map[string]bool)}
+	return &notifications{d: d, holds: make(map[string]notify.Hold), released: make(map[string]bool),
+		retired: make(map[*notify.Notifier]struct{})}
 }
 
 // load builds the notifier from the config file, replacing the one
@@ -57,6 +107,28 @@ func (ns *notifications) load() {
 	opts.Log = func(msg string, args ...any) { d.log.Warn(msg, args...) }
 	opts.Getenv = d.opts.Env
 	opts.Extra = []notify.Channel{paneChannel{d}}
+
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.closed {
+		return
+	}
+	if !ns.started {
+		ns.start()
+		if ns.keeper != nil {
+			opts.Sent = ns.keeper.load()
+		}
+	}
+	if ns.keeper != nil {
+		opts.OnSent = ns.keeper.offer
+	}
+	// The old notifier stops making messages before the new one starts:
+	// what it sent goes on, and no hold is told twice.
+	old := ns.n
+	if old != nil {
+		opts.Sent = old.Handoff()
+		ns.retire(old)
+	}
 	n, err := notify.New(opts)
 	if err != nil {
 		problem = "notification channels not built, only the status line is told: " + err.Error()
@@ -65,14 +137,12 @@ func (ns *notifications) load() {
 	}
 	if err != nil { // the status-line channel alone cannot fail to build
 		d.log.Error("notifications off", "err", err)
+		ns.n = nil
 		return
 	}
 	if problem != "" {
 		d.log.Warn("notifications", "problem", problem)
 	}
-
-	ns.mu.Lock()
-	old := ns.n
 	ns.n, ns.file, ns.problem = n, file, problem
 	for _, h := range ns.holds {
 		h.Policy = nil
@@ -81,10 +151,29 @@ func (ns *notifications) load() {
 		}
 		n.Raise(h)
 	}
-	ns.mu.Unlock()
-	if old != nil {
-		old.Close()
+}
+
+// start starts keeping what is sent, where there is a state dir. ns.mu is
+// held.
+func (ns *notifications) start() {
+	ns.started = true
+	d := ns.d
+	if path := d.opts.Paths.Notified(); path != "" {
+		ns.keeper = newSentKeeper(path, d.log, func() bool { return d.ctx != nil && d.ctx.Err() != nil })
 	}
+}
+
+// retire lets a notifier that handed off send what it had made, then
+// closes it. ns.mu is held.
+func (ns *notifications) retire(old *notify.Notifier) {
+	ns.retired[old] = struct{}{}
+	ns.wg.Go(func() {
+		old.Drain()
+		old.Close()
+		ns.mu.Lock()
+		delete(ns.retired, old)
+		ns.mu.Unlock()
+	})
 }
 
 // sameNotify reports whether two configs notify alike.
@@ -147,33 +236,39 @@ func (ns *notifications) need(p *pane, n respawn.Need, pl place) {
 }
 
 // status is what doctor shows of the notifications.
-func (ns *notifications) status() NotifyStatus {
+func (ns *notifications) status() api.NotifyStatus {
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	st := NotifyStatus{Problem: ns.problem}
+	st := api.NotifyStatus{Problem: ns.problem}
 	if ns.n != nil {
 		s := ns.n.Status()
-		st.Channels, st.Holds, st.RateLimited = s.Channels, s.Holds, s.RateLimited
+		st.Channels, st.Holds, st.RateLimited, st.RateDelayed = s.Channels, s.Holds, s.RateLimited, s.RateDelayed
 	}
 	return st
 }
 
+// close stops the notifiers, canceling what they still send, and writes
+// what was sent before the daemon began to stop.
 func (ns *notifications) close() {
 	ns.mu.Lock()
-	n := ns.n
-	ns.n = nil
+	all := []*notify.Notifier{}
+	if ns.n != nil {
+		all = append(all, ns.n)
+	}
+	for r := range ns.retired {
+		all = append(all, r)
+	}
+	ns.n, ns.closed = nil, true
+	keeper := ns.keeper
+	ns.keeper = nil
 	ns.mu.Unlock()
-	if n != nil {
+	for _, n := range all {
 		n.Close()
 	}
-}
-
-// NotifyStatus is the daemon's notifications, for doctor.
-type NotifyStatus struct {
-	Problem     string                 `json:"problem,omitempty"` // why the [notify] channels are not used
-	Channels    []notify.ChannelStatus `json:"channels"`
-	Holds       int                    `json:"holds"`        // panes needing a person now
-	RateLimited int                    `json:"rate_limited"` // messages the rate limit dropped
+	ns.wg.Wait()
+	if keeper != nil {
+		keeper.close()
+	}
 }
 
 // paneChannel shows a message on the status line of the clients looking
@@ -181,7 +276,7 @@ type NotifyStatus struct {
 // its message line).
 type paneChannel struct{ d *Daemon }
 
-func (paneChannel) Name() string { return "status line" }
+func (paneChannel) Name() string { return api.StatusLine }
 
 func (c paneChannel) Send(ctx context.Context, m notify.Message) error {
 	p := c.d.lookup(m.Hold.Pane)

@@ -11,12 +11,9 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/screen"
 )
-
-// ErrNotOwner means another codeman daemon owns the pane, or nobody does
-// any more: the pane must not be typed into.
-var ErrNotOwner = errors.New("pane is not owned by this codeman daemon")
 
 // owner names one running daemon. A pane records its owner (tmux: the
 // @codeman-owner pane option), and a controller checks the record before
@@ -82,4 +79,4 @@ func (e *OwnedError) Error() string {
 	return fmt.Sprintf("%s is controlled by another codeman daemon (pid %d); detach it there or stop that daemon", e.Pane, e.PID)
 }
 
-func (e *OwnedError) Unwrap() error { return ErrNotOwner }
+func (e *OwnedError) Unwrap() error { return api.ErrNotOwner }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
@@ -42,7 +43,7 @@ func inputsAfter(t *testing.T, log string, after time.Time) []simclaude.LogEntry
 }
 
 // health returns the daemon's health.
-func (r *rig) health() Health {
+func (r *rig) health() api.Health {
 	r.t.Helper()
 	h, err := r.client.Health(context.Background())
 	if err != nil {
@@ -72,7 +73,7 @@ func TestOwnership_ConcurrentAttachesOneController(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := r.client.Attach(context.Background(), AttachRequest{Pane: addr}); err != nil {
+			if _, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: addr}); err != nil {
 				t.Errorf("attach: %v", err)
 			}
 		}()
@@ -103,7 +104,7 @@ func TestOwnership_ConcurrentToggles(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := r.client.Toggle(context.Background(), AttachRequest{Pane: addr}); err != nil {
+				if _, err := r.client.Toggle(context.Background(), api.AttachRequest{Pane: addr}); err != nil {
 					t.Errorf("toggle: %v", err)
 				}
 			}()
@@ -112,7 +113,7 @@ func TestOwnership_ConcurrentToggles(t *testing.T) {
 		on := 0
 		if _, err := r.client.Pane(context.Background(), addr, 0); err == nil {
 			on = 1
-		} else if !errors.Is(err, ErrNotControlled) {
+		} else if !errors.Is(err, api.ErrNotControlled) {
 			t.Fatalf("round %d: %v", round, err)
 		}
 		r.waitControllers(on)
@@ -148,7 +149,7 @@ func TestOwnership_OnePaneOneAddress(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st, err := r.client.Attach(context.Background(), AttachRequest{Pane: s})
+			st, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: s})
 			if err != nil {
 				t.Errorf("attach %s: %v", s, err)
 			} else if st.Pane != addr {
@@ -171,7 +172,7 @@ func TestOwnership_OneDaemonWhateverTheRuntimeDir(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
 	env := map[string]string{"XDG_RUNTIME_DIR": "", "TMPDIR": t.TempDir(), "XDG_STATE_HOME": r.env["XDG_STATE_HOME"], "HOME": r.env["HOME"]}
-	paths, err := DefaultPaths(func(k string) string { return env[k] })
+	paths, err := api.DefaultPaths(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,10 +180,10 @@ func TestOwnership_OneDaemonWhateverTheRuntimeDir(t *testing.T) {
 		t.Fatalf("the second environment has the same socket %s", paths.Socket)
 	}
 	err = New(Options{Paths: paths, ConfigPath: r.config}).Run(context.Background())
-	if !errors.Is(err, ErrRunning) || !strings.Contains(err.Error(), r.paths.Socket) {
+	if !errors.Is(err, api.ErrRunning) || !strings.Contains(err.Error(), r.paths.Socket) {
 		t.Fatalf("second daemon: %v; want ErrRunning naming %s", err, r.paths.Socket)
 	}
-	c, err := Connect(context.Background(), paths, "")
+	c, err := api.Connect(context.Background(), paths, "")
 	if err != nil {
 		t.Fatalf("connect from the other environment: %v", err)
 	}
@@ -201,8 +202,8 @@ func TestOwnership_TwoDaemonsNeverShareAPane(t *testing.T) {
 	b := newRigOn(t, a.tmux)
 	addr, log := a.session("work", "hello")
 	a.attach(addr)
-	_, err := b.client.Attach(context.Background(), AttachRequest{Pane: addr})
-	if !errors.Is(err, ErrNotOwner) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
+	_, err := b.client.Attach(context.Background(), api.AttachRequest{Pane: addr})
+	if !errors.Is(err, api.ErrNotOwner) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
 		t.Fatalf("second daemon's attach: %v; want ErrNotOwner naming pid %d", err, os.Getpid())
 	}
 	b.waitControllers(0)
@@ -217,7 +218,7 @@ func TestOwnership_TwoDaemonsNeverShareAPane(t *testing.T) {
 	if err := a.client.Detach(context.Background(), addr); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.client.Attach(context.Background(), AttachRequest{Pane: addr}); err != nil {
+	if _, err := b.client.Attach(context.Background(), api.AttachRequest{Pane: addr}); err != nil {
 		t.Fatalf("attach after the first daemon let go: %v", err)
 	}
 	b.waitControllers(1)
@@ -297,11 +298,11 @@ func TestOwnership_FailedAttachChangesNothing(t *testing.T) {
 	}
 	before := options()
 	for _, sets := range [][]string{{"kickstart_prompt=two", "completion_confirm=soon"}, {"kickstart_prompt=two", "no_such_key=1"}} {
-		if _, err := r.client.Attach(context.Background(), AttachRequest{Pane: addr, Sets: sets}); err == nil {
+		if _, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: addr, Sets: sets}); err == nil {
 			t.Fatalf("attach with %q succeeded", sets)
 		}
 	}
-	if _, err := r.client.Attach(context.Background(), AttachRequest{Pane: addr, Profile: "no-such-profile"}); err == nil {
+	if _, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: addr, Profile: "no-such-profile"}); err == nil {
 		t.Fatal("attach with a missing profile succeeded")
 	}
 	st, err := r.client.Pane(context.Background(), addr, 0)
@@ -323,7 +324,7 @@ func TestOwnership_ReusedScreenWindowNotAdopted(t *testing.T) {
 	r.waitFor("the window's program", 10*time.Second, func() bool { _, ok := screen.WindowProcess(w); return ok })
 	// 00 is window 0 too: one window, one controller.
 	alias := "screen:" + w.Session + ":00"
-	if st, err := r.client.Attach(context.Background(), AttachRequest{Pane: alias}); err != nil || st.Pane != addr {
+	if st, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: alias}); err != nil || st.Pane != addr {
 		t.Fatalf("attach %s: %+v, %v", alias, st, err)
 	}
 	r.attach(addr)
@@ -367,31 +368,6 @@ func TestOwnership_ReusedScreenWindowNotAdopted(t *testing.T) {
 	}
 }
 
-// A daemon that fails to start is reported at once with its own words,
-// not after the start timeout.
-func TestConnect_ReportsFailedStart(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	paths := Paths{Socket: filepath.Join(dir, "none.sock"), State: dir, Log: filepath.Join(dir, "daemon.log"), UserLock: filepath.Join(dir, "u.lock")}
-	for _, tc := range []struct{ script, want string }{
-		{"echo 'error: listen on unix socket: no room' >&3; exit 1", "listen on unix socket: no room"},
-		{"exit 1", "exited before it listened"},
-	} {
-		exe := filepath.Join(dir, "fake-daemon")
-		if err := os.WriteFile(exe, []byte("#!/bin/sh\n"+tc.script+"\n"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		start := time.Now()
-		_, err := Connect(context.Background(), paths, exe)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Fatalf("connect with %q: %v; want %q", tc.script, err, tc.want)
-		}
-		if took := time.Since(start); took > startTimeout/2 {
-			t.Fatalf("connect took %s to report a failed start", took)
-		}
-	}
-}
-
 // tmux's own view agrees with the daemon's after a pane's lifecycle: the
 // owner record is removed on detach.
 func TestOwnership_DetachRemovesOwner(t *testing.T) {
@@ -432,7 +408,7 @@ func TestOwnership_OwnerRecordLeftBehind(t *testing.T) {
 	}
 
 	r.tmux.Tmux("set-option", "-p", "-t", id, optionOwner, "somebody else")
-	_, err := r.client.Attach(context.Background(), AttachRequest{Pane: addr})
+	_, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: addr})
 	if err == nil || !strings.Contains(err.Error(), optionOwner) || !strings.Contains(err.Error(), "set-option -p -u") {
 		t.Fatalf("attach over a foreign owner record: %v", err)
 	}

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
 )
-
-// ErrNotControlled means no controller runs for the pane.
-var ErrNotControlled = errors.New("pane is not controlled by codeman")
 
 // releaseTimeout bounds the backend work of ending a pane (tmux options,
 // the screen state file) when no request's context bounds it.
@@ -34,19 +33,67 @@ type pane struct {
 	streams    bool // output is the terminal's byte stream (tmux), not redraws (screen)
 	unsub      func()
 	released   bool
+	// changedAt is when the pane's program last became one that is
+	// neither the agent nor a shell (its backend's liveness check only).
+	changedAt time.Time
+}
+
+// addrLocks serialises the lifecycle of each pane: attach, detach, toggle,
+// adoption and the end of a pane go through the lock of its canonical
+// address, held across the slow backend work, so that two requests for one
+// pane can never both start a controller. Different panes do not wait for
+// each other.
+type addrLocks struct {
+	mu    sync.Mutex
+	locks map[string]*addrLock
+}
+
+type addrLock struct {
+	ch   chan struct{} // holds one token while locked
+	refs int           // holders and waiters, so an idle entry can go
+}
+
+func newAddrLocks() *addrLocks { return &addrLocks{locks: make(map[string]*addrLock)} }
+
+// lock takes addr's lock, or gives up when ctx ends. The returned func
+// releases it.
+func (l *addrLocks) lock(ctx context.Context, addr string) (unlock func(), err error) {
+	l.mu.Lock()
+	a := l.locks[addr]
+	if a == nil {
+		a = &addrLock{ch: make(chan struct{}, 1)}
+		l.locks[addr] = a
+	}
+	a.refs++
+	l.mu.Unlock()
+	select {
+	case a.ch <- struct{}{}:
+		return func() { <-a.ch; l.drop(addr, a) }, nil
+	case <-ctx.Done():
+		l.drop(addr, a)
+		return nil, ctx.Err()
+	}
+}
+
+func (l *addrLocks) drop(addr string, a *addrLock) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if a.refs--; a.refs == 0 {
+		delete(l.locks, addr)
+	}
 }
 
 // Attach enables respawn on a pane, or changes the profile and settings of
 // a pane already controlled. It is all or nothing: on an error the pane is
 // as it was.
-func (d *Daemon) Attach(ctx context.Context, req AttachRequest) (PaneStatus, error) {
+func (d *Daemon) Attach(ctx context.Context, req api.AttachRequest) (api.PaneStatus, error) {
 	b, addr, err := d.backendFor(req.Pane)
 	if err != nil {
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
 	unlock, err := d.locks.lock(ctx, addr)
 	if err != nil {
-		return PaneStatus{}, fmt.Errorf("attach %s: %w", addr, err)
+		return api.PaneStatus{}, fmt.Errorf("attach %s: %w", addr, err)
 	}
 	defer unlock()
 	req.Pane = addr
@@ -56,47 +103,47 @@ func (d *Daemon) Attach(ctx context.Context, req AttachRequest) (PaneStatus, err
 // Toggle detaches a pane that is enabled (controlled, or enabled but not
 // controlled) and attaches one that is not, as one step: two toggles at
 // once end on and off, never on twice.
-func (d *Daemon) Toggle(ctx context.Context, req AttachRequest) (ToggleResult, error) {
+func (d *Daemon) Toggle(ctx context.Context, req api.AttachRequest) (api.ToggleResult, error) {
 	b, addr, err := d.backendFor(req.Pane)
 	if err != nil {
-		return ToggleResult{}, err
+		return api.ToggleResult{}, err
 	}
 	unlock, err := d.locks.lock(ctx, addr)
 	if err != nil {
-		return ToggleResult{}, fmt.Errorf("toggle %s: %w", addr, err)
+		return api.ToggleResult{}, fmt.Errorf("toggle %s: %w", addr, err)
 	}
 	defer unlock()
 	if d.detachLocked(ctx, b, addr, "toggled off") {
-		return ToggleResult{Pane: addr}, nil
+		return api.ToggleResult{Pane: addr}, nil
 	}
 	req.Pane = addr
 	st, err := d.attachLocked(ctx, b, req, false)
 	if err != nil {
-		return ToggleResult{}, err
+		return api.ToggleResult{}, err
 	}
-	return ToggleResult{Pane: addr, On: true, Status: &st}, nil
+	return api.ToggleResult{Pane: addr, On: true, Status: &st}, nil
 }
 
 // Pause stops a controlled pane's controller from typing anything until it
 // is resumed (paused false), under the address lock like every other change
 // to a pane, and returns the pane's status after.
-func (d *Daemon) Pause(ctx context.Context, addr string, paused bool) (PaneStatus, error) {
+func (d *Daemon) Pause(ctx context.Context, addr string, paused bool) (api.PaneStatus, error) {
 	verb := "pause"
 	if !paused {
 		verb = "resume"
 	}
 	_, addr, err := d.backendFor(addr)
 	if err != nil {
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
 	unlock, err := d.locks.lock(ctx, addr)
 	if err != nil {
-		return PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, err)
+		return api.PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, err)
 	}
 	defer unlock()
 	p := d.lookup(addr)
 	if p == nil {
-		return PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, ErrNotControlled)
+		return api.PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, api.ErrNotControlled)
 	}
 	if paused {
 		err = p.ctrl.Pause()
@@ -104,7 +151,7 @@ func (d *Daemon) Pause(ctx context.Context, addr string, paused bool) (PaneStatu
 		err = p.ctrl.Resume()
 	}
 	if err != nil {
-		return PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, err)
+		return api.PaneStatus{}, fmt.Errorf("%s %s: %w", verb, addr, err)
 	}
 	if err := p.backend.setPaused(ctx, paused); err != nil {
 		// The controller is paused or resumed all the same; only a daemon
@@ -127,7 +174,7 @@ func (d *Daemon) Detach(ctx context.Context, addr, reason string) error {
 	}
 	defer unlock()
 	if !d.detachLocked(ctx, b, addr, reason) {
-		return fmt.Errorf("detach %s: %w", addr, ErrNotControlled)
+		return fmt.Errorf("detach %s: %w", addr, api.ErrNotControlled)
 	}
 	return nil
 }
@@ -145,44 +192,45 @@ func (d *Daemon) detachLocked(ctx context.Context, b backend, addr, reason strin
 	d.mu.Unlock()
 	if failed {
 		b.forget(ctx, addr)
-		d.hub.publish(Event{At: time.Now(), Pane: addr, Kind: "detach", Reason: reason})
+		d.hub.publish(api.Event{At: time.Now(), Pane: addr, Kind: "detach", Reason: reason})
 	}
 	return failed
 }
 
 // attachLocked is Attach under the address lock; req.Pane is canonical.
-func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest, adopting bool) (PaneStatus, error) {
+func (d *Daemon) attachLocked(ctx context.Context, b backend, req api.AttachRequest, adopting bool) (api.PaneStatus, error) {
 	file, cfg, pat, err := d.config(req.Profile, req.Sets)
 	if err != nil {
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
 	if p := d.lookup(req.Pane); p != nil {
 		return d.reconfigure(ctx, p, req, cfg)
 	}
 	o, err := b.open(ctx, req.Pane, file, adopting)
 	if err != nil {
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
 	agent, err := agentFor(ctx, cfg.Agent, pat, o.backend)
 	if err != nil {
 		o.backend.close()
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
-	cfg = agent.adapt(cfg, o.timing)
+	cfg = agent.adapt(cfg)
+	term := o.backend.terminal(agent.timing(o.timing))
 	checker, checkerDown := d.checkerFor(agent.info)
 	if err := o.backend.claim(ctx, d.me); err != nil {
 		o.backend.close()
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
 	if err := o.backend.persist(ctx, req.Profile, req.Sets); err != nil {
 		o.backend.unclaim(ctx)
 		o.backend.close()
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
 	p := &pane{addr: req.Pane, target: o.target, profile: req.Profile, sets: req.Sets, attachedAt: time.Now(), agent: agent,
 		backend: o.backend, subscribe: o.subscribe, streams: o.streams}
 	p.ctrl = respawn.NewController(respawn.ControllerOptions{
-		Pane: p.addr, Config: cfg, Agent: agent.reader, Terminal: &ownedTerminal{Terminal: o.term, d: d, p: p},
+		Pane: p.addr, Config: cfg, Agent: agent.reader, Terminal: &ownedTerminal{Terminal: term, d: d, p: p},
 		Checker: checker, CheckerDown: checkerDown, Clock: d.opts.Clock, Logger: d.log, OnStatus: o.onStatus,
 		OnNeed: d.needHandler(p),
 	})
@@ -200,7 +248,7 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 		}
 	}
 	d.controllers.Add(1)
-	d.hub.publish(Event{At: time.Now(), Pane: p.addr, Kind: "attach", Reason: "profile " + profileName(req.Profile) + ", agent " + agent.describe()})
+	d.hub.publish(api.Event{At: time.Now(), Pane: p.addr, Kind: "attach", Reason: "profile " + profileName(req.Profile) + ", agent " + agent.describe()})
 	d.wg.Add(1)
 	go d.follow(p, decisions, cancel)
 	return d.status(p, 1)
@@ -209,19 +257,19 @@ func (d *Daemon) attachLocked(ctx context.Context, b backend, req AttachRequest,
 // reconfigure gives a controlled pane a new profile and settings: first
 // persisted, then handed to the controller, the record put back when the
 // controller refuses them.
-func (d *Daemon) reconfigure(ctx context.Context, p *pane, req AttachRequest, cfg respawn.Config) (PaneStatus, error) {
+func (d *Daemon) reconfigure(ctx context.Context, p *pane, req api.AttachRequest, cfg respawn.Config) (api.PaneStatus, error) {
 	if cfg.Agent != agents.Auto && cfg.Agent != p.agent.info.Name {
-		return PaneStatus{}, fmt.Errorf("attach %s: the pane's controller reads %s; detach it first to change its agent to %s", p.addr, p.agent.info.Name, cfg.Agent)
+		return api.PaneStatus{}, fmt.Errorf("attach %s: the pane's controller reads %s; detach it first to change its agent to %s", p.addr, p.agent.info.Name, cfg.Agent)
 	}
-	cfg = p.agent.adapt(cfg, nil)
+	cfg = p.agent.adapt(cfg)
 	if err := p.backend.persist(ctx, req.Profile, req.Sets); err != nil {
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
 	if err := p.ctrl.SetConfig(cfg); err != nil {
 		if undo := p.backend.persist(ctx, p.profile, p.sets); undo != nil {
 			d.log.Warn("pane settings not restored", "pane", p.addr, "err", undo)
 		}
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
 	p.profile, p.sets = req.Profile, req.Sets
 	return d.status(p, 1)
@@ -235,7 +283,7 @@ func (d *Daemon) follow(p *pane, decisions <-chan respawn.Decision, cancel func(
 	for {
 		select {
 		case dec := <-decisions:
-			d.hub.publish(Event{At: dec.At, Pane: p.addr, Kind: "decision", Decision: &dec})
+			d.hub.publish(api.Event{At: dec.At, Pane: p.addr, Kind: "decision", Decision: &dec})
 		case <-p.ctrl.Done():
 			d.controllers.Add(-1)
 			if d.ctx.Err() == nil {
@@ -279,7 +327,7 @@ func (d *Daemon) releaseLocked(p *pane, reason string, forget bool) {
 	cancel()
 	p.backend.close()
 	d.log.Info("pane released", "pane", p.addr, "reason", reason)
-	d.hub.publish(Event{At: time.Now(), Pane: p.addr, Kind: "detach", Reason: reason})
+	d.hub.publish(api.Event{At: time.Now(), Pane: p.addr, Kind: "detach", Reason: reason})
 }
 
 // lookup returns the pane controlled at addr, or nil.
@@ -318,10 +366,10 @@ func (t *ownedTerminal) Press(ctx context.Context, key respawn.Key) error {
 
 func (t *ownedTerminal) check(ctx context.Context) error {
 	if !t.d.current(t.p) {
-		return fmt.Errorf("send to %s: %w: it was released", t.p.addr, ErrNotOwner)
+		return fmt.Errorf("send to %s: %w: it was released", t.p.addr, api.ErrNotOwner)
 	}
 	err := t.p.backend.owned(ctx)
-	if errors.Is(err, ErrNotOwner) {
+	if errors.Is(err, api.ErrNotOwner) {
 		go t.d.end(t.p, err.Error(), false)
 	}
 	if err != nil {
@@ -341,13 +389,13 @@ func (t *ownedTerminal) check(ctx context.Context) error {
 
 // Panes returns the status of every enabled pane, controlled or not,
 // sorted by address.
-func (d *Daemon) Panes(decisions int) []PaneStatus {
+func (d *Daemon) Panes(decisions int) []api.PaneStatus {
 	d.mu.Lock()
 	panes := make([]*pane, 0, len(d.panes))
 	for _, p := range d.panes {
 		panes = append(panes, p)
 	}
-	out := make([]PaneStatus, 0, len(panes)+len(d.failed))
+	out := make([]api.PaneStatus, 0, len(panes)+len(d.failed))
 	for _, f := range d.failed {
 		out = append(out, f.status())
 	}
@@ -357,12 +405,12 @@ func (d *Daemon) Panes(decisions int) []PaneStatus {
 			out = append(out, st)
 		}
 	}
-	slices.SortFunc(out, func(a, b PaneStatus) int { return strings.Compare(a.Pane, b.Pane) })
+	slices.SortFunc(out, func(a, b api.PaneStatus) int { return strings.Compare(a.Pane, b.Pane) })
 	return out
 }
 
 // Pane returns one pane's status with up to decisions of its decisions.
-func (d *Daemon) Pane(addr string, decisions int) (PaneStatus, error) {
+func (d *Daemon) Pane(addr string, decisions int) (api.PaneStatus, error) {
 	if _, c, err := d.backendFor(addr); err == nil {
 		addr = c
 	}
@@ -375,7 +423,7 @@ func (d *Daemon) Pane(addr string, decisions int) (PaneStatus, error) {
 	case f != nil:
 		return f.status(), nil
 	}
-	return PaneStatus{}, fmt.Errorf("%s: %w", addr, ErrNotControlled)
+	return api.PaneStatus{}, fmt.Errorf("%s: %w", addr, api.ErrNotControlled)
 }
 
 // liveScreenTimeout bounds the screen read of an explain.
@@ -383,33 +431,33 @@ const liveScreenTimeout = 3 * time.Second
 
 // liveScreen reads the pane's screen now and classifies it with the
 // controller's patterns, leaving the controller alone.
-func (d *Daemon) liveScreen(ctx context.Context, addr string) *LiveScreen {
+func (d *Daemon) liveScreen(ctx context.Context, addr string) *api.LiveScreen {
 	p := d.lookup(addr)
 	if p == nil {
-		return &LiveScreen{At: time.Now(), Error: addr + ": " + ErrNotControlled.Error()}
+		return &api.LiveScreen{At: time.Now(), Error: addr + ": " + api.ErrNotControlled.Error()}
 	}
 	ctx, cancel := context.WithTimeout(ctx, liveScreenTimeout)
 	defer cancel()
 	s, err := p.backend.snapshot(ctx)
 	if err != nil {
-		return &LiveScreen{At: time.Now(), Error: err.Error()}
+		return &api.LiveScreen{At: time.Now(), Error: err.Error()}
 	}
 	if s.At.IsZero() {
 		s.At = time.Now()
 	}
 	f := p.agent.reader.Classify(s)
-	return &LiveScreen{
+	return &api.LiveScreen{
 		At: s.At, Working: f.Working, Completion: f.Completion, PromptBox: f.PromptBox, Input: f.Input,
 		PlanMenu: f.PlanMenu, Question: f.Question, Permission: f.Permission, Dialog: f.Dialog, Evidence: f.Evidence,
 	}
 }
 
-func (d *Daemon) status(p *pane, decisions int) (PaneStatus, error) {
+func (d *Daemon) status(p *pane, decisions int) (api.PaneStatus, error) {
 	st, err := p.ctrl.Status(decisions)
 	if err != nil {
-		return PaneStatus{}, err
+		return api.PaneStatus{}, err
 	}
-	ps := PaneStatus{
+	ps := api.PaneStatus{
 		Pane: p.addr, Target: p.target, Command: p.backend.command(), Agent: p.agent.info.Name, Profile: p.profile, Sets: p.sets,
 		Mode: p.backend.mode(), AttachedAt: p.attachedAt, Status: st, Checker: "available",
 	}

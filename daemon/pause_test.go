@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/api"
 )
 
 // A paused pane says so in its status and on its status line, types
@@ -53,7 +55,7 @@ func TestDaemon_PauseAndResume(t *testing.T) {
 	if err := r.client.Detach(ctx, addr); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.client.Pause(ctx, addr, true); !errors.Is(err, ErrNotControlled) {
+	if _, err := r.client.Pause(ctx, addr, true); !errors.Is(err, api.ErrNotControlled) {
 		t.Fatalf("pause of a detached pane: %v, want ErrNotControlled", err)
 	}
 }

@@ -8,25 +8,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
-)
-
-// RecordEvent is one line of a pane's recording (GET /v1/record): what
-// the daemon sees of the pane, which `codeman record` writes as an
-// asciicast so that replay has the same evidence the controller had.
-type RecordEvent struct {
-	At   time.Time `json:"at"`
-	Kind string    `json:"kind"` // RecordSize (first), RecordOutput or RecordMarker
-	Data string    `json:"data"`
-}
-
-// Kinds of RecordEvent.
-const (
-	RecordSize   = "size" // the pane's size, COLSxROWS; always first
-	RecordOutput = "o"    // output, as the pane's terminal got it
-	RecordMarker = "m"    // a hook event, "hook:" and Claude Code's JSON
 )
 
 // recordBuffer is how many events a recording holds while the client
@@ -39,17 +24,17 @@ const clearScreen = "\x1b[H\x1b[2J"
 // recorders fans hook markers out to the recordings of their panes.
 type recorders struct {
 	mu   sync.Mutex
-	subs map[string]map[chan<- RecordEvent]struct{} // canonical address -> recordings
+	subs map[string]map[chan<- api.RecordEvent]struct{} // canonical address -> recordings
 }
 
-func (r *recorders) add(addr string, ch chan<- RecordEvent) func() {
+func (r *recorders) add(addr string, ch chan<- api.RecordEvent) func() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.subs == nil {
-		r.subs = make(map[string]map[chan<- RecordEvent]struct{})
+		r.subs = make(map[string]map[chan<- api.RecordEvent]struct{})
 	}
 	if r.subs[addr] == nil {
-		r.subs[addr] = make(map[chan<- RecordEvent]struct{})
+		r.subs[addr] = make(map[chan<- api.RecordEvent]struct{})
 	}
 	r.subs[addr][ch] = struct{}{}
 	return func() {
@@ -68,7 +53,7 @@ func (r *recorders) any() bool {
 	return len(r.subs) > 0
 }
 
-func (r *recorders) send(addr string, ev RecordEvent) {
+func (r *recorders) send(addr string, ev api.RecordEvent) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for ch := range r.subs[addr] {
@@ -89,7 +74,7 @@ func (d *Daemon) observeMarker(m hooks.Marker) {
 	if _, c, err := d.backendFor(addr); err == nil {
 		addr = c
 	}
-	d.recs.send(addr, RecordEvent{At: m.At, Kind: RecordMarker, Data: "hook:" + string(m.Payload())})
+	d.recs.send(addr, api.RecordEvent{At: m.At, Kind: api.RecordMarker, Data: "hook:" + string(m.Payload())})
 }
 
 // Record streams what the daemon sees of a pane to emit until ctx ends:
@@ -97,7 +82,7 @@ func (d *Daemon) observeMarker(m hooks.Marker) {
 // It types nothing. A pane no controller watches is watched for the
 // recording only. GNU screen gives no byte stream, so a screen window's
 // output is recorded as a redraw of each new hardcopy.
-func (d *Daemon) Record(ctx context.Context, addr string, emit func(RecordEvent) error) error {
+func (d *Daemon) Record(ctx context.Context, addr string, emit func(api.RecordEvent) error) error {
 	b, addr, err := d.backendFor(addr)
 	if err != nil {
 		return err
@@ -111,11 +96,11 @@ func (d *Daemon) Record(ctx context.Context, addr string, emit func(RecordEvent)
 	if err != nil {
 		return fmt.Errorf("record %s: %w", addr, err)
 	}
-	events := make(chan RecordEvent, recordBuffer)
+	events := make(chan api.RecordEvent, recordBuffer)
 	defer d.recs.add(addr, events)()
 	var dropped atomic.Int64 // bytes of output the buffer had no room for
 	unsub := src.subscribe(func(data []byte, at time.Time) {
-		ev := RecordEvent{At: at, Kind: RecordOutput, Data: string(data)}
+		ev := api.RecordEvent{At: at, Kind: api.RecordOutput, Data: string(data)}
 		if !src.streams {
 			ev.Data = "" // filled from the newest hardcopy below
 		}
@@ -126,9 +111,9 @@ func (d *Daemon) Record(ctx context.Context, addr string, emit func(RecordEvent)
 		}
 	})
 	defer unsub()
-	start := []RecordEvent{
-		{At: time.Now(), Kind: RecordSize, Data: fmt.Sprintf("%dx%d", now.Width, now.Height)},
-		{At: time.Now(), Kind: RecordOutput, Data: redraw(now)},
+	start := []api.RecordEvent{
+		{At: time.Now(), Kind: api.RecordSize, Data: fmt.Sprintf("%dx%d", now.Width, now.Height)},
+		{At: time.Now(), Kind: api.RecordOutput, Data: redraw(now)},
 	}
 	for _, ev := range start {
 		if err := emit(ev); err != nil {
@@ -145,7 +130,7 @@ func (d *Daemon) Record(ctx context.Context, addr string, emit func(RecordEvent)
 		case <-src.gone:
 			return fmt.Errorf("record %s: the pane is no longer watched", addr)
 		case ev := <-events:
-			if ev.Kind == RecordOutput && !src.streams {
+			if ev.Kind == api.RecordOutput && !src.streams {
 				s, err := src.pane.snapshot(ctx)
 				if err != nil {
 					continue

@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/respawn/replay"
 )
 
 // recording collects a pane's recording until stop.
 type recording struct {
 	mu     sync.Mutex
-	events []RecordEvent
+	events []api.RecordEvent
 	stop   context.CancelFunc
 	done   chan error
 }
@@ -24,7 +25,7 @@ func (r *rig) record(addr string) *recording {
 	ctx, cancel := context.WithCancel(context.Background())
 	rec := &recording{stop: cancel, done: make(chan error, 1)}
 	go func() {
-		rec.done <- r.client.Record(ctx, addr, func(ev RecordEvent) error {
+		rec.done <- r.client.Record(ctx, addr, func(ev api.RecordEvent) error {
 			rec.mu.Lock()
 			defer rec.mu.Unlock()
 			rec.events = append(rec.events, ev)
@@ -51,7 +52,7 @@ func (rec *recording) cast(t *testing.T) *replay.Cast {
 	t.Helper()
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	if len(rec.events) == 0 || rec.events[0].Kind != RecordSize {
+	if len(rec.events) == 0 || rec.events[0].Kind != api.RecordSize {
 		t.Fatalf("recording does not start with the size: %+v", rec.events)
 	}
 	var b bytes.Buffer
@@ -83,7 +84,7 @@ func TestRecord_ControlledPane(t *testing.T) {
 	r.attach(addr)
 	rec := r.record(addr)
 	r.waitFor("output and a Stop hook in the recording", 30*time.Second, func() bool {
-		return rec.has(RecordOutput, "❯") && rec.has(RecordMarker, `hook:{"hook_event_name":"Stop"`)
+		return rec.has(api.RecordOutput, "❯") && rec.has(api.RecordMarker, `hook:{"hook_event_name":"Stop"`)
 	})
 	rec.stop()
 	if err := <-rec.done; err != nil {
@@ -103,7 +104,7 @@ func TestRecord_UncontrolledPane(t *testing.T) {
 	started := time.Now()
 	rec := r.record(addr)
 	r.waitFor("output and a Stop hook in the recording", 30*time.Second, func() bool {
-		return rec.has(RecordSize, "x") && rec.has(RecordMarker, `"Stop"`)
+		return rec.has(api.RecordSize, "x") && rec.has(api.RecordMarker, `"Stop"`)
 	})
 	rec.stop()
 	<-rec.done
@@ -122,7 +123,7 @@ func TestRecord_ScreenWindow(t *testing.T) {
 	addr, _ := r.screenSession("hello")
 	rec := r.record(addr)
 	r.waitFor("a redraw with the prompt box", 30*time.Second, func() bool {
-		return rec.has(RecordOutput, clearScreen) && rec.has(RecordOutput, "❯")
+		return rec.has(api.RecordOutput, clearScreen) && rec.has(api.RecordOutput, "❯")
 	})
 	rec.stop()
 	<-rec.done
@@ -132,7 +133,7 @@ func TestRecord_ScreenWindow(t *testing.T) {
 func TestRecord_NoSuchPane(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
-	err := r.client.Record(context.Background(), "tmux:"+r.tmux.Socket()+":%77", func(RecordEvent) error { return nil })
+	err := r.client.Record(context.Background(), "tmux:"+r.tmux.Socket()+":%77", func(api.RecordEvent) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "%77") {
 		t.Fatalf("record of a missing pane: %v", err)
 	}

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
@@ -31,8 +33,11 @@ var (
 // screenBackend runs one hardcopy poller per GNU screen window and keeps
 // the enabled windows in a state file, since screen has no user options.
 type screenBackend struct {
-	d  *Daemon
-	mu sync.Mutex // serialises state file updates
+	host   host
+	log    *slog.Logger
+	state  string     // the state file of the enabled windows
+	claims string     // the dir of the windows' claim locks
+	mu     sync.Mutex // serialises state file updates
 }
 
 // screenPane is the backend half of a controlled screen window.
@@ -45,7 +50,9 @@ type screenPane struct {
 	claimed  *os.File        // the window's claim lock, while this daemon owns it
 }
 
-func newScreenBackend(d *Daemon) *screenBackend { return &screenBackend{d: d} }
+func newScreenBackend(h host, log *slog.Logger, state, claims string) *screenBackend {
+	return &screenBackend{host: h, log: log, state: state, claims: claims}
+}
 
 func (b *screenBackend) prefix() string { return "screen:" }
 
@@ -77,19 +84,16 @@ func (b *screenBackend) open(ctx context.Context, addr string, file *config.File
 			proc = enabled
 		}
 	}
-	poller := screen.NewPoller(w, screen.PollerOptions{PollInterval: file.Screen.PollInterval, Logger: b.d.log})
-	if err := poller.Start(b.d.ctx); err != nil {
+	poller := screen.NewPoller(w, screen.PollerOptions{PollInterval: file.Screen.PollInterval, Logger: b.log})
+	if err := poller.Start(b.host.lifetime()); err != nil {
 		return nil, err
 	}
 	sp := &screenPane{b: b, w: w, poller: poller, interval: file.Screen.PollInterval, proc: proc}
-	timing := file.Screen.SendTiming()
-	b.d.wg.Add(1)
-	go b.watch(addr, poller)
+	b.host.background(func() { b.watch(addr, sp) })
 	return &opened{
 		target:    fmt.Sprintf("screen %s:%s", w.Session, w.Window),
-		term:      screen.NewWindowTerminal(w, screen.TerminalOptions{Timing: &timing}),
 		subscribe: poller.Subscribe,
-		timing:    &timing,
+		timing:    file.Screen.SendTiming(),
 		backend:   sp,
 	}, nil
 }
@@ -98,7 +102,7 @@ func (b *screenBackend) open(ctx context.Context, addr string, file *config.File
 // number runs another program than the one recorded then, or that program
 // has exited. It returns the recorded program, nil when none was recorded.
 func (b *screenBackend) sameProgram(w screen.Window) (*screen.Process, error) {
-	state, err := screen.LoadState(b.d.opts.Paths.ScreenState)
+	state, err := screen.LoadState(b.state)
 	if err != nil {
 		return nil, err
 	}
@@ -112,22 +116,21 @@ func (b *screenBackend) sameProgram(w screen.Window) (*screen.Process, error) {
 	return rec.Process, nil
 }
 
-// watch ends the controller when the window closes or its session ends.
-func (b *screenBackend) watch(addr string, poller *screen.Poller) {
-	defer b.d.wg.Done()
+// watch ends the controller of sp when the window closes or its session
+// ends.
+func (b *screenBackend) watch(addr string, sp *screenPane) {
+	life := b.host.lifetime()
 	select {
-	case <-b.d.ctx.Done():
-	case <-poller.Done():
-		if b.d.ctx.Err() != nil {
+	case <-life.Done():
+	case <-sp.poller.Done():
+		if life.Err() != nil {
 			return
 		}
 		reason := "screen window gone"
-		if err := poller.Err(); err != nil {
+		if err := sp.poller.Err(); err != nil {
 			reason = err.Error()
 		}
-		if p := b.d.lookup(addr); p != nil && p.backend.(*screenPane).poller == poller {
-			b.d.end(p, reason, true)
-		}
+		b.host.release(addr, sp, reason, true)
 	}
 }
 
@@ -147,17 +150,23 @@ func (p *screenPane) snapshot(context.Context) (respawn.Screen, error) {
 	return s, nil
 }
 
+// terminal types into the window with timing. The pane's snapshots come
+// from the poller, not from it.
+func (p *screenPane) terminal(timing respawn.SendTiming) respawn.Terminal {
+	return screen.NewWindowTerminal(p.w, screen.TerminalOptions{Timing: timing})
+}
+
 // claim takes the window's claim lock: a flock on a file named after the
 // window in the user's claims dir, which every daemon of the user finds
 // whatever its environment. The kernel drops it when the daemon dies.
 func (p *screenPane) claim(_ context.Context, _ owner) error {
-	dir := p.b.d.opts.Paths.Claims
+	dir := p.b.claims
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("claim %s: %w", p.w.Address(), err)
 	}
 	sum := sha256.Sum256([]byte(p.w.Address()))
 	path := filepath.Join(dir, "screen-"+hex.EncodeToString(sum[:8])+".lock")
-	f, err := takeLock(path, lockInfo{PID: os.Getpid(), Pane: p.w.Address()})
+	f, err := takeLock(path, api.LockInfo{PID: os.Getpid(), Pane: p.w.Address()})
 	var held *heldError
 	if errors.As(err, &held) {
 		return &OwnedError{Pane: p.w.Address(), PID: held.holder.PID}
@@ -173,13 +182,13 @@ func (p *screenPane) claim(_ context.Context, _ owner) error {
 // program it ran when attached.
 func (p *screenPane) owned(context.Context) error {
 	if p.claimed == nil {
-		return fmt.Errorf("%w: the window's claim was released", ErrNotOwner)
+		return fmt.Errorf("%w: the window's claim was released", api.ErrNotOwner)
 	}
 	if p.proc == nil {
 		return nil
 	}
 	if now, ok := screen.WindowProcess(p.w); ok && now != *p.proc {
-		return fmt.Errorf("%w: %w", ErrNotOwner, &screen.ReplacedError{Window: p.w, Was: *p.proc, Now: now})
+		return fmt.Errorf("%w: %w", api.ErrNotOwner, &screen.ReplacedError{Window: p.w, Was: *p.proc, Now: now})
 	}
 	return nil
 }
@@ -236,7 +245,7 @@ func (p *screenPane) persist(_ context.Context, profile string, sets []string) e
 			p.proc = &proc
 		}
 	}
-	path := b.d.opts.Paths.ScreenState
+	path := b.state
 	state, err := screen.LoadState(path)
 	if err != nil {
 		return err
@@ -255,7 +264,7 @@ func (p *screenPane) setPaused(_ context.Context, paused bool) error {
 	b := p.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	path := b.d.opts.Paths.ScreenState
+	path := b.state
 	state, err := screen.LoadState(path)
 	if err != nil {
 		return err
@@ -275,15 +284,15 @@ func (p *screenPane) setPaused(_ context.Context, paused bool) error {
 func (b *screenBackend) forget(_ context.Context, addr string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	path := b.d.opts.Paths.ScreenState
+	path := b.state
 	state, err := screen.LoadState(path)
 	if err != nil {
-		b.d.log.Warn("screen state not updated", "err", err)
+		b.log.Warn("screen state not updated", "err", err)
 		return
 	}
 	if state.Remove(addr) {
 		if err := state.Save(path); err != nil {
-			b.d.log.Warn("screen state not updated", "err", err)
+			b.log.Warn("screen state not updated", "err", err)
 		}
 	}
 }
@@ -293,7 +302,7 @@ func (b *screenBackend) forget(_ context.Context, addr string) {
 // number another program took is forgotten: it names a window that is
 // gone, and a failed adoption of it must not stay listed as enabled.
 func (b *screenBackend) stillEnabled(ctx context.Context, addr string) bool {
-	state, err := screen.LoadState(b.d.opts.Paths.ScreenState)
+	state, err := screen.LoadState(b.state)
 	if err != nil {
 		return true
 	}
@@ -306,7 +315,7 @@ func (b *screenBackend) stillEnabled(ctx context.Context, addr string) bool {
 		return true
 	}
 	if err := screen.StillRuns(w, *rec.Process); err != nil {
-		b.d.log.Info("screen window no longer the one enabled", "pane", addr, "err", err)
+		b.log.Info("screen window no longer the one enabled", "pane", addr, "err", err)
 		b.forget(ctx, addr)
 		return false
 	}
@@ -321,14 +330,14 @@ func (b *screenBackend) close() {}
 
 // enabled lists the windows of the state file, for adoption.
 func (b *screenBackend) enabled(context.Context) []adoptable {
-	state, err := screen.LoadState(b.d.opts.Paths.ScreenState)
+	state, err := screen.LoadState(b.state)
 	if err != nil {
-		b.d.log.Warn("screen windows not adopted", "err", err)
+		b.log.Warn("screen windows not adopted", "err", err)
 		return nil
 	}
 	out := make([]adoptable, 0, len(state.Windows))
 	for _, w := range state.Windows {
-		out = append(out, adoptable{req: AttachRequest{Pane: w.Address, Profile: w.Profile, Sets: w.Sets, Paused: w.Paused}})
+		out = append(out, adoptable{req: api.AttachRequest{Pane: w.Address, Profile: w.Profile, Sets: w.Sets, Paused: w.Paused}})
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
@@ -137,7 +138,7 @@ func TestDaemon_ScreenWindowReopenedAfterFailedAdoption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var panes []PaneStatus
+	var panes []api.PaneStatus
 	if err := wait.Until("the window to be no longer listed", 10*time.Second, func() bool {
 		panes, err = r.client.Panes(context.Background())
 		return err == nil && len(panes) == 0

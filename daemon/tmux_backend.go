@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
@@ -34,7 +36,11 @@ const (
 // tmuxBackend shares one control-mode client per tmux session among its
 // panes and checks every watched server for panes that closed.
 type tmuxBackend struct {
-	d *Daemon
+	host  host
+	log   *slog.Logger
+	env   func(string) string
+	known string // the file of the tmux servers panes were attached on
+	me    string // the owner record this daemon writes into its panes
 
 	mu       sync.Mutex
 	sessions map[string]*tmuxSession // socket + "\x00" + session
@@ -53,19 +59,18 @@ type tmuxPane struct {
 	b       *tmuxBackend
 	info    tmux.PaneInfo
 	addr    string
+	srv     tmux.Server // as the address names it
 	client  *tmux.Client
 	key     string
 	me      string // the owner record this daemon wrote, once claimed
 	state   *tmux.StateWriter
 	term    *tmux.PaneTerminal
 	current atomic.Value // string: pane_current_command
-	// changedAt is when current last became a program that is neither the
-	// agent nor a shell (liveness goroutine only).
-	changedAt time.Time
 }
 
-func newTmuxBackend(d *Daemon) *tmuxBackend {
-	return &tmuxBackend{d: d, sessions: make(map[string]*tmuxSession), servers: make(map[string]context.CancelFunc), needs: newWindowNeeds()}
+func newTmuxBackend(h host, log *slog.Logger, env func(string) string, known string, me owner) *tmuxBackend {
+	return &tmuxBackend{host: h, log: log, env: env, known: known, me: me.String(),
+		sessions: make(map[string]*tmuxSession), servers: make(map[string]context.CancelFunc), needs: newWindowNeeds()}
 }
 
 func (b *tmuxBackend) prefix() string { return "tmux:" }
@@ -94,22 +99,22 @@ func (b *tmuxBackend) open(ctx context.Context, addr string, file *config.File, 
 	// Commands go over the session's control connection, which acquire
 	// brought up: a tmux process per command costs 3 ms each, on the path
 	// to the first key and on the attach's.
-	tp := &tmuxPane{b: b, info: info, addr: addr, client: client, key: key, state: tmux.NewStateWriter(client, id)}
+	tp := &tmuxPane{b: b, info: info, addr: addr, srv: srv, client: client, key: key, state: tmux.NewStateWriter(client, id)}
 	tp.current.Store(info.Command)
 	timing := file.Tmux.SendTiming()
-	term := tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{Timing: &timing, Runner: client})
-	tp.term = term
+	// Until the controller's terminal is made, the screen is read with the
+	// config's timing, which reads no prompt box.
+	tp.term = tmux.NewPaneTerminal(srv, id, tmux.TerminalOptions{Timing: timing, Runner: client})
 	b.watchServer(info.Server, info.ServerPID)
 	if err := b.rememberServer(info.Server.Socket); err != nil {
-		b.d.log.Warn("tmux server not remembered; adoption after a restart may miss it", "socket", info.Server.Socket, "err", err)
+		b.log.Warn("tmux server not remembered; adoption after a restart may miss it", "socket", info.Server.Socket, "err", err)
 	}
 	return &opened{
 		target:    info.Target() + " (" + info.ID + ")",
-		term:      term,
 		subscribe: func(fn func([]byte, time.Time)) func() { return client.Subscribe(id, fn) },
 		onStatus:  tp.state.Set,
 		streams:   true,
-		timing:    &timing,
+		timing:    timing,
 		backend:   tp,
 	}, nil
 }
@@ -141,8 +146,8 @@ func (b *tmuxBackend) acquire(srv tmux.Server, session, version string) (*tmux.C
 		s.refs++
 		return s.client, key, nil
 	}
-	c := tmux.NewClient(srv, session, tmux.ClientOptions{Logger: b.d.log, ServerVersion: version})
-	if err := c.Start(b.d.ctx); err != nil {
+	c := tmux.NewClient(srv, session, tmux.ClientOptions{Logger: b.log, ServerVersion: version})
+	if err := c.Start(b.host.lifetime()); err != nil {
 		return nil, "", fmt.Errorf("watch tmux session %s: %w", session, err)
 	}
 	b.sessions[key] = &tmuxSession{client: c, refs: 1}
@@ -168,6 +173,16 @@ func (b *tmuxBackend) releaseSession(key string) {
 
 func (p *tmuxPane) snapshot(ctx context.Context) (respawn.Screen, error) {
 	return p.term.Snapshot(ctx)
+}
+
+// terminal makes the controller's terminal, through which the pane's
+// screen is read from then on: what an explain or a check for another
+// agent reads tells Submit whether vim is on, as the controller's own
+// reads do. The pane is not yet controlled, so nothing reads term
+// meanwhile.
+func (p *tmuxPane) terminal(timing respawn.SendTiming) respawn.Terminal {
+	p.term = tmux.NewPaneTerminal(p.srv, p.info.ID, tmux.TerminalOptions{Timing: timing, Runner: p.client})
+	return p.term
 }
 
 func (p *tmuxPane) mode() string {
@@ -242,14 +257,14 @@ func (p *tmuxPane) owned(ctx context.Context) error {
 	cur, _, err := tmux.ReadPaneOption(ctx, p.client, p.info.ID, optionOwner)
 	switch {
 	case errors.Is(err, tmux.ErrNoPane):
-		return fmt.Errorf("%w: the pane is gone", ErrNotOwner)
+		return fmt.Errorf("%w: the pane is gone", api.ErrNotOwner)
 	case err != nil:
 		return err
 	case cur != p.me:
 		if o, ok := parseOwner(cur); ok {
-			return fmt.Errorf("%w: the pane's owner is now pid %d", ErrNotOwner, o.pid)
+			return fmt.Errorf("%w: the pane's owner is now pid %d", api.ErrNotOwner, o.pid)
 		}
-		return fmt.Errorf("%w: the pane has no owner (a new tmux server?)", ErrNotOwner)
+		return fmt.Errorf("%w: the pane has no owner (a new tmux server?)", api.ErrNotOwner)
 	}
 	return nil
 }
@@ -296,7 +311,7 @@ func (b *tmuxBackend) forget(ctx context.Context, addr string) {
 		return
 	}
 	if cur, _, _ := srv.PaneOption(ctx, id, optionOwner); cur != "" {
-		if o, ok := parseOwner(cur); ok && o.alive() && cur != b.d.me.String() {
+		if o, ok := parseOwner(cur); ok && o.alive() && cur != b.me {
 			return // another daemon's pane now; its options are its own
 		}
 		_, _ = srv.SwapPaneOption(ctx, id, optionOwner, cur, "")
@@ -326,7 +341,7 @@ func (b *tmuxBackend) showProblem(ctx context.Context, addr, problem string) {
 		return // with no problem, the controller writes its own state
 	}
 	if err := srv.SetPaneOption(ctx, id, tmux.OptionState, problem); err != nil {
-		b.d.log.Info("pane state not shown", "pane", addr, "err", err)
+		b.log.Info("pane state not shown", "pane", addr, "err", err)
 	}
 }
 
@@ -339,9 +354,9 @@ func (b *tmuxBackend) watchServer(srv tmux.Server, serverPID int) {
 	if _, ok := b.servers[srv.Socket]; ok {
 		return
 	}
-	ctx, cancel := context.WithCancel(b.d.ctx)
+	ctx, cancel := context.WithCancel(b.host.lifetime())
 	b.servers[srv.Socket] = cancel
-	b.d.every(ctx, &b.wg, func() bool {
+	b.host.every(ctx, &b.wg, func() bool {
 		if b.checkServer(ctx, srv, serverPID) {
 			return true
 		}
@@ -353,8 +368,9 @@ func (b *tmuxBackend) watchServer(srv tmux.Server, serverPID int) {
 	})
 }
 
-// checkServer releases the server's panes that are gone and reports
-// whether any of its panes is still controlled.
+// checkServer releases the server's panes that are gone, tells the host
+// what the others run now, and reports whether any of its panes is still
+// controlled.
 func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPID int) bool {
 	prefix := "tmux:" + srv.Socket + ":"
 	listCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -367,56 +383,37 @@ func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPI
 	for _, lp := range listed {
 		alive[lp.ID] = lp
 	}
-	b.d.mu.Lock()
-	var gone, switched, unknown []*pane
-	var reasons, switchedWhy []string
+	type gonePane struct {
+		addr   string
+		pb     paneBackend
+		reason string
+	}
+	var gone []gonePane
+	var running []ranPane
 	remaining := 0
-	for addr, p := range b.d.panes {
-		if !strings.HasPrefix(addr, prefix) {
-			continue
-		}
-		tp := p.backend.(*tmuxPane)
+	for addr, pb := range b.host.controlled(prefix) {
+		tp := pb.(*tmuxPane)
 		lp, ok := alive[tp.info.ID]
 		switch {
 		case err != nil:
-			gone, reasons = append(gone, p), append(reasons, "tmux server gone: "+err.Error())
+			gone = append(gone, gonePane{addr, pb, "tmux server gone: " + err.Error()})
 		case !ok:
-			gone, reasons = append(gone, p), append(reasons, "pane closed")
+			gone = append(gone, gonePane{addr, pb, "pane closed"})
 		case lp.ServerPID != tp.info.ServerPID:
-			gone, reasons = append(gone, p), append(reasons, "tmux server restarted")
+			gone = append(gone, gonePane{addr, pb, "tmux server restarted"})
 		case lp.Dead:
-			gone, reasons = append(gone, p), append(reasons, "the pane's program exited")
+			gone = append(gone, gonePane{addr, pb, "the pane's program exited"})
 		default:
 			prev := tp.command()
 			tp.current.Store(lp.Command)
 			remaining++
-			if name, ok := p.agent.switchedTo(lp.Command); ok {
-				switched = append(switched, p)
-				switchedWhy = append(switchedWhy, fmt.Sprintf("the pane now runs %s: its controller reads %s instead of %s", lp.Command, name, p.agent.info.Name))
-			} else if why, ok := p.agent.relaunched(prev, lp.Command); ok {
-				switched, switchedWhy = append(switched, p), append(switchedWhy, why)
-			} else if p.agent.mayBeRelaunched(lp.Command) {
-				if prev != lp.Command {
-					tp.changedAt = time.Now()
-				}
-				if time.Since(tp.changedAt) < recognizeFor {
-					unknown = append(unknown, p)
-				}
-			}
+			running = append(running, ranPane{addr: addr, backend: pb, prev: prev, now: lp.Command})
 		}
 	}
-	b.d.mu.Unlock()
-	for i, p := range gone {
-		b.d.end(p, reasons[i], reasons[i] == "the pane's program exited")
+	for _, g := range gone {
+		b.host.release(g.addr, g.pb, g.reason, g.reason == "the pane's program exited")
 	}
-	for i, p := range switched {
-		b.d.reattach(ctx, p, switchedWhy[i])
-	}
-	for _, p := range unknown {
-		if why, ok := recognizedAgain(ctx, p); ok {
-			b.d.reattach(ctx, p, why)
-		}
-	}
+	b.host.ran(ctx, running)
 	return remaining > 0
 }
 
@@ -424,10 +421,10 @@ func (b *tmuxBackend) checkServer(ctx context.Context, srv tmux.Server, serverPI
 func (b *tmuxBackend) enabled(ctx context.Context) []adoptable {
 	sockets, err := b.knownServers()
 	if err != nil {
-		b.d.log.Warn("known tmux servers unreadable", "err", err)
+		b.log.Warn("known tmux servers unreadable", "err", err)
 	}
-	sockets = append(sockets, tmux.DefaultServer(b.d.opts.Env).Socket)
-	if env := b.d.opts.Env("TMUX"); env != "" {
+	sockets = append(sockets, tmux.DefaultServer(b.env).Socket)
+	if env := b.env("TMUX"); env != "" {
 		if srv, err := tmux.ServerFromEnv(env); err == nil {
 			sockets = append(sockets, srv.Socket)
 		}
@@ -446,13 +443,13 @@ func (b *tmuxBackend) enabled(ctx context.Context) []adoptable {
 		srv := tmux.Server{Socket: socket}
 		listed, err := srv.ListPanes(ctx)
 		if err != nil {
-			b.d.log.Info("tmux panes not listed", "socket", socket, "err", err)
+			b.log.Info("tmux panes not listed", "socket", socket, "err", err)
 		}
 		for _, lp := range listed {
 			if lp.Enabled == "" || lp.Dead {
 				continue
 			}
-			a := adoptable{req: AttachRequest{Pane: lp.Address()}}
+			a := adoptable{req: api.AttachRequest{Pane: lp.Address()}}
 			if lp.Enabled != "on" {
 				a.req.Profile = lp.Enabled
 			}
@@ -483,7 +480,7 @@ func parseSets(v string) ([]string, error) {
 
 // knownServers reads the sockets of the tmux servers panes were attached on.
 func (b *tmuxBackend) knownServers() ([]string, error) {
-	data, err := os.ReadFile(b.d.opts.Paths.TmuxServers)
+	data, err := os.ReadFile(b.known)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -492,7 +489,7 @@ func (b *tmuxBackend) knownServers() ([]string, error) {
 	}
 	var sockets []string
 	if err := json.Unmarshal(data, &sockets); err != nil {
-		return nil, fmt.Errorf("%s: %w", b.d.opts.Paths.TmuxServers, err)
+		return nil, fmt.Errorf("%s: %w", b.known, err)
 	}
 	return sockets, nil
 }
@@ -510,7 +507,7 @@ func (b *tmuxBackend) rememberServer(socket string) error {
 	// Drop servers whose sockets are gone, so the list does not grow forever.
 	sockets = slices.DeleteFunc(sockets, func(s string) bool { _, err := os.Stat(s); return err != nil })
 	data, _ := json.Marshal(append(sockets, socket))
-	return renameio.WriteFile(b.d.opts.Paths.TmuxServers, data, 0o600)
+	return renameio.WriteFile(b.known, data, 0o600)
 }
 
 func (b *tmuxBackend) close() {

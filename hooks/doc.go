@@ -32,28 +32,46 @@
 //
 // # Which hooks are codeman's
 //
-// Only the hooks codeman recorded writing. Beside the settings file it
-// keeps <file>.codeman-hooks, a JSON record of each hook object it wrote
-// with the event and matcher of the group it put it in, which containers
-// (the hooks object, event lists) it created, and whether the file was
-// missing or blank before its first install. A hook is codeman's when it
-// equals a recorded one in a group of the recorded event and matcher;
-// anything else is the user's, however much it looks like codeman's (a
-// command that ends in "codeman hook", or an exact copy of codeman's own
-// written by hand or by an install that kept no record). Install rewrites
-// its recorded hooks in place (another program, another timeout),
-// removes recorded ones it no longer wants and appends a new group for
-// each wanted entry not found; Uninstall removes the recorded hooks, the
-// groups they leave empty, and the event lists and hooks object they leave
-// empty when codeman created them, then the record. Uninstall thus gives
-// the original back: a file codeman created is removed again, a blank one
-// comes back blank, and when the result differs from the kept original in
-// layout only, the original's bytes are written.
+// The hooks codeman recorded writing, and the hooks that run one of its
+// commands as it writes them. Beside the settings file it keeps
+// <file>.codeman-hooks, a JSON record of each hook object it wrote with
+// the event and matcher of the group it put it in, which containers (the
+// hooks object, event lists) it created, and whether the file was missing
+// or blank before its first install. A hook is codeman's when it equals a
+// recorded one in a group of the recorded event and matcher, or when it is
+// exactly {"type": "command", "command": C} with a timeout or none, C
+// being codeman-hook or `codeman hook` beside this binary, the handler
+// given, or a recorded hook's command, in a group of an event and matcher
+// codeman writes to. The second rule finds what the record misses (it was
+// removed or went stale, an older codeman kept none, the hooks were
+// copied), so that no copy of codeman's runs while status says nothing is
+// installed; a hook with any other key, any other command (a wrapper, a
+// script that ends in "codeman hook", another program named codeman) or in
+// another group is the user's. Install rewrites its hooks in place
+// (another program, another timeout), keeps one per wanted entry and
+// removes the rest (StatusReport.Copies), and appends a new group for each
+// wanted entry not found; Uninstall removes them all, the groups they
+// leave empty, and the event lists and hooks object they leave empty when
+// codeman created them (with no record: when they held nothing else), then
+// the record. Uninstall thus gives the original back: a file codeman
+// created is removed again, a blank one comes back blank, and when the
+// result differs from the kept original in layout only, the original's
+// bytes are written.
 //
 // Two more files sit beside the settings: <file>.codeman-original, the
 // content before codeman's first write, made once and never overwritten,
 // and <file>.codeman-backup, the content before codeman's latest write.
 // Both have the settings file's mode (it may hold secrets).
+//
+// # One install at a time
+//
+// An Install or Uninstall holds an flock on <file>.codeman-lock from
+// reading the record and the settings to writing both, so that installs
+// run at once (a script, two shells) take turns: each reads what the one
+// before wrote, record included, and one set of hooks results. Status
+// holds it shared. Package hooks/codex holds the lock of hooks.json
+// across its edit of config.toml too (LockSettings, InstallOptions.Locked).
+// The lock file stays when the hooks go, like the backup.
 //
 // # Writing beside Claude Code
 //

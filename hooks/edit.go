@@ -9,16 +9,21 @@ import (
 )
 
 // edit brings the hooks of one settings document in line with want: each
-// wanted entry present once and current, every other hook codeman recorded
-// gone. With want empty it uninstalls. Only hooks the record lists are
-// codeman's; it records what it found and did.
+// wanted entry present once and current, every other hook of codeman's
+// gone. With want empty it uninstalls. codeman's hooks are those the
+// record lists and those that run one of codeman's commands as codeman
+// writes them (ownHook); it records what it found and did.
 type edit struct {
 	want    []Entry
-	command string  // what wanted entries' hooks run
-	rec     *record // what codeman wrote before (newRecord before a first install)
+	command string          // what wanted entries' hooks run
+	rec     *record         // what codeman wrote before (newRecord before a first install)
+	fresh   bool            // rec is newRecord's: there was no record that applies
+	ours    map[string]bool // the commands of codeman's hooks
+	entries []Entry         // the entries codeman writes, also when want is empty
 
 	found                   []foundHook
 	added, updated, removed []Entry
+	copies                  []Entry // hooks of codeman's beyond one per entry, removed (part of removed)
 	after                   *record // the record once the edit is written; nil when nothing of codeman's is left
 }
 
@@ -30,8 +35,75 @@ type foundHook struct {
 	Group, Handler int
 }
 
-func newEdit(want []Entry, command string, rec *record) *edit {
-	return &edit{want: want, command: command, rec: rec}
+func newEdit(want []Entry, command string, rec *record, ours map[string]bool) *edit {
+	return &edit{want: want, command: command, rec: rec, ours: ours, entries: want}
+}
+
+// ownHook reports whether h is a hook as codeman writes it, running one of
+// its commands: {"type": "command", "command": <ours>} with a timeout or
+// none, and nothing else. A hook with anything more, or running anything
+// else, is the user's.
+func ownHook(h json.RawMessage, ours map[string]bool) bool {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(h, &obj) != nil {
+		return false
+	}
+	var typ, command string
+	if json.Unmarshal(obj["type"], &typ) != nil || typ != "command" ||
+		json.Unmarshal(obj["command"], &command) != nil || !ours[command] {
+		return false
+	}
+	for k, v := range obj {
+		switch k {
+		case "type", "command":
+		case "timeout":
+			var n json.Number
+			if json.Unmarshal(v, &n) != nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ownAt is a hook of codeman's the record does not list, and where.
+type ownAt struct {
+	at    loc
+	entry Entry // the event and matcher of its group
+}
+
+// unrecorded finds, in file order, the hooks of codeman's (ownHook) not
+// taken by the record, in groups of an event and matcher codeman writes
+// to: an install's that kept no record (it was removed, or is stale), or
+// copies of codeman's hooks.
+func (e *edit) unrecorded(d *hooksDoc, taken map[loc]bool) []ownAt {
+	targets := slices.Clone(e.entries)
+	for _, r := range e.rec.Entries {
+		targets = append(targets, r.entry())
+	}
+	var out []ownAt
+	for ev, m := range d.hooks {
+		if !d.events[ev].ok {
+			continue
+		}
+		for g, grp := range d.events[ev].groups {
+			if !grp.ok || !grp.matcherOK {
+				continue
+			}
+			entry := Entry{Event: m.key, Matcher: grp.matcher}
+			if !slices.ContainsFunc(targets, entry.same) {
+				continue
+			}
+			for h, hook := range grp.list {
+				if at := (loc{ev, g, h}); !taken[at] && ownHook(hook, e.ours) {
+					out = append(out, ownAt{at, entry})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // hookFor is the hook object the wanted entry w holds.
@@ -286,22 +358,31 @@ func (e *edit) apply(data []byte) (out []byte, changed bool, err error) {
 			taken[at[i]] = true
 		}
 	}
-	e.noteFound(d, rec, at, located)
+	own := e.unrecorded(d, taken)
+	e.noteFound(d, rec, at, located, own)
 
 	after := &record{Version: recordVersion, Before: rec.Before, Blank: rec.Blank}
 	used := make([]bool, len(rec.Entries))
+	ownUsed := make([]bool, len(own))
 	var pending []Entry
 	for _, w := range e.want {
-		i := slices.IndexFunc(rec.Entries, func(r recordEntry) bool { return r.entry().same(w) })
-		if i < 0 || !located[i] {
+		var where loc
+		var was Entry
+		if i := slices.IndexFunc(rec.Entries, func(r recordEntry) bool { return r.entry().same(w) }); i >= 0 && located[i] {
+			used[i] = true
+			where, was = at[i], rec.Entries[i].entry()
+		} else if j := slices.IndexFunc(own, func(o ownAt) bool { return o.entry.same(w) }); j >= 0 && !ownUsed[j] {
+			// An unrecorded hook of codeman's serves, and is recorded.
+			ownUsed[j] = true
+			where, was = own[j].at, own[j].entry
+		} else {
 			pending = append(pending, w)
 			continue
 		}
-		used[i] = true
 		hook := e.hookFor(w)
-		if !sameJSON(d.hookAt(at[i]), hook) {
-			d.replace(at[i], hook)
-			e.updated = append(e.updated, rec.Entries[i].entry())
+		if !sameJSON(d.hookAt(where), hook) {
+			d.replace(where, hook)
+			e.updated = append(e.updated, was)
 		}
 		after.Entries = append(after.Entries, recordEntry{Event: w.Event, Matcher: w.Matcher, Hook: hook})
 	}
@@ -310,6 +391,13 @@ func (e *edit) apply(data []byte) (out []byte, changed bool, err error) {
 	created := map[string]bool{}
 	for _, ev := range rec.CreatedEvents {
 		created[ev] = true
+	}
+	if e.fresh {
+		// With no record that applies, an event list or hooks object
+		// that held nothing but codeman's hooks is taken as codeman's.
+		for _, o := range own {
+			created[o.entry.Event], createdHooks = true, true
+		}
 	}
 	for _, w := range pending {
 		hook := e.hookFor(w)
@@ -329,6 +417,14 @@ func (e *edit) apply(data []byte) (out []byte, changed bool, err error) {
 			gone = append(gone, at[i])
 			e.removed = append(e.removed, r.entry())
 		}
+	}
+	for j, o := range own {
+		if ownUsed[j] {
+			continue
+		}
+		gone = append(gone, o.at)
+		e.removed = append(e.removed, o.entry)
+		e.copies = append(e.copies, o.entry)
 	}
 	d.remove(gone)
 
@@ -352,16 +448,18 @@ func (e *edit) apply(data []byte) (out []byte, changed bool, err error) {
 	return out, changed, nil
 }
 
-// noteFound lists the recorded hooks found, in file order.
-func (e *edit) noteFound(d *hooksDoc, rec *record, at []loc, located []bool) {
-	var idx []int
+// noteFound lists the hooks of codeman's found, recorded or not, in file
+// order.
+func (e *edit) noteFound(d *hooksDoc, rec *record, at []loc, located []bool, own []ownAt) {
+	var all []ownAt
 	for i := range rec.Entries {
 		if located[i] {
-			idx = append(idx, i)
+			all = append(all, ownAt{at[i], rec.Entries[i].entry()})
 		}
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		x, y := at[a], at[b]
+	all = append(all, own...)
+	slices.SortFunc(all, func(a, b ownAt) int {
+		x, y := a.at, b.at
 		if x.ev != y.ev {
 			return x.ev - y.ev
 		}
@@ -370,9 +468,9 @@ func (e *edit) noteFound(d *hooksDoc, rec *record, at []loc, located []bool) {
 		}
 		return x.h - y.h
 	})
-	for _, i := range idx {
-		command, _ := commandOf(d.hookAt(at[i]))
-		e.found = append(e.found, foundHook{Entry: rec.Entries[i].entry(), Command: command, Group: at[i].g, Handler: at[i].h})
+	for _, o := range all {
+		command, _ := commandOf(d.hookAt(o.at))
+		e.found = append(e.found, foundHook{Entry: o.entry, Command: command, Group: o.at.g, Handler: o.at.h})
 	}
 }
 

@@ -1,6 +1,9 @@
 package hooks
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // HookTimeout is the timeout of codeman's hook entries in seconds, the unit
 // Claude Code reads (the original's 10000 meant ms but was read as s). The
@@ -28,6 +31,25 @@ func (e Entry) String() string {
 		return e.Event
 	}
 	return e.Event + " " + e.Matcher
+}
+
+// EntryList names entries for a person, in order, each once with how
+// many times it comes when more than once: "Stop (3), SessionEnd".
+func EntryList(entries []Entry) string {
+	var names []string
+	count := map[string]int{}
+	for _, e := range entries {
+		if count[e.String()] == 0 {
+			names = append(names, e.String())
+		}
+		count[e.String()]++
+	}
+	for i, n := range names {
+		if c := count[n]; c > 1 {
+			names[i] = fmt.Sprintf("%s (%d)", n, c)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // wantedEntries are the entries Install writes, in this order.

@@ -46,21 +46,23 @@ func (f *EditedFile) Mode() fs.FileMode { return f.sf.mode }
 // Target is the file's path with symlinks resolved.
 func (f *EditedFile) Target() string { return f.sf.target }
 
-// Commit puts data in place of the file as read: it creates the file with
-// newMode when it was missing and removes it when data is empty. When
-// another program wrote the file since it was read, it returns
-// ErrFileChanged and the other program's file stays (or, when yet another
-// write came in between, is kept beside it as FILE.codeman-conflict, said
-// in the error).
+// Commit puts data in place of the file as read, an empty data too: it
+// creates the file with newMode when it was missing. When another program
+// wrote the file since it was read, it returns ErrFileChanged and the
+// other program's file stays (or, when yet another write came in between,
+// is kept beside it as FILE.codeman-conflict, said in the error).
 func (f *EditedFile) Commit(data []byte, newMode fs.FileMode) error {
-	side := sideFiles(f.sf.target)
-	switch {
-	case !f.sf.exists && len(data) == 0:
-		return nil
-	case !f.sf.exists:
+	if !f.sf.exists {
 		return f.sf.createMode(data, newMode)
-	case len(data) == 0:
-		return f.sf.removeFile(side)
 	}
-	return f.sf.replace(data, side)
+	return f.sf.replace(data, sideFiles(f.sf.target))
+}
+
+// Remove removes the file as read, unless another program wrote it since
+// (ErrFileChanged, as Commit).
+func (f *EditedFile) Remove() error {
+	if !f.sf.exists {
+		return nil
+	}
+	return f.sf.removeFile(sideFiles(f.sf.target))
 }

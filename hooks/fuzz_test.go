@@ -39,6 +39,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	const command = "/opt/codeman/bin/codeman-hook"
+	ours := map[string]bool{command: true}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if checkSyntax("settings.json", data) != nil {
 			return
@@ -47,10 +48,10 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			return
 		}
 		rec := newRecord(&settingsFile{exists: true, data: data})
-		install := newEdit(wantedEntries, command, rec)
+		install := newEdit(wantedEntries, command, rec, ours)
 		out, changed, err := install.apply(data)
-		if err != nil {
-			return // refused: the caller writes nothing
+		if err != nil || len(install.found) > 0 {
+			return // refused (the caller writes nothing), or codeman's hooks are there already
 		}
 		if !changed || len(install.added) != len(wantedEntries) || install.after == nil {
 			t.Fatalf("install changed %v, added %v", changed, install.added)
@@ -59,13 +60,13 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			t.Fatalf("install wrote invalid JSON: %v\n%s", err, out)
 		}
 
-		again := newEdit(wantedEntries, command, install.after)
+		again := newEdit(wantedEntries, command, install.after, ours)
 		out2, changed, err := again.apply(out)
 		if err != nil || changed || !bytes.Equal(out2, out) || len(again.found) != len(wantedEntries) {
 			t.Fatalf("second install: changed %v, found %d, err %v", changed, len(again.found), err)
 		}
 
-		uninstall := newEdit(nil, command, install.after)
+		uninstall := newEdit(nil, command, install.after, ours)
 		restored, changed, err := uninstall.apply(out)
 		if err != nil || !changed || uninstall.after != nil || len(uninstall.removed) != len(wantedEntries) {
 			t.Fatalf("uninstall: changed %v, removed %v, err %v", changed, uninstall.removed, err)

@@ -22,6 +22,15 @@ type InstallOptions struct {
 	// Claude Code's. Another agent whose hooks file has the same shape
 	// (the OpenAI Codex CLI's hooks.json) passes its own.
 	Entries []Entry
+	// Locked says the caller holds the settings file's lock
+	// (LockSettings), so Install, Uninstall and Status take none.
+	Locked bool
+	// Check, when set, sees what an Install or Uninstall is about to
+	// write before anything is written: the new content (nil when the
+	// file is to go) and codeman's hooks in it. An error from it stops
+	// the edit, nothing written. Package hooks/codex checks with it that
+	// config.toml can take the trust the hooks will need.
+	Check func(content []byte, planned StatusReport) error
 }
 
 // entries are the entries Install wants.
@@ -61,7 +70,9 @@ const newFileMode = 0o644
 // (and its directory) when missing. They run opts.Handler, else
 // `opts.Binary hook`. Every other key and every hook of the
 // user's stays as it was, however much it looks like codeman's: only the
-// hooks the record beside the file lists are codeman's. Only the layout is
+// hooks the record beside the file lists, and those that run codeman's
+// commands exactly as it writes them, are codeman's (doc.go); of these
+// one per entry stays. Only the layout is
 // normalised to Claude Code's own (2-space indent). Entries of an earlier
 // install are updated in place. When nothing needs to change the file is
 // not touched at all. A write keeps the previous content as
@@ -77,7 +88,8 @@ func Install(opts InstallOptions) (Report, error) {
 	return update(opts, opts.entries())
 }
 
-// Uninstall removes exactly codeman's recorded entries, and the groups,
+// Uninstall removes exactly codeman's hooks (recorded, or as codeman
+// writes them), and the groups,
 // event lists and hooks object that codeman created and only they filled,
 // so that Install then Uninstall gives back the original settings: byte for
 // byte when nothing else changed meanwhile, a missing file as missing and
@@ -105,20 +117,29 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 	if opts.SettingsPath == "" {
 		return rep, errors.New("edit settings: no settings path")
 	}
-	side := sideFiles(opts.SettingsPath)
-	rec, err := readRecord(side.record)
+	mode := LockInstall
+	if want == nil {
+		mode = LockUninstall
+	}
+	lock, err := opts.lock(mode)
 	if err != nil {
 		return rep, err
 	}
+	defer lock.Unlock()
+	side := sideFiles(opts.SettingsPath)
 	// Only for restoring the user's layout: a copy that cannot be read
 	// is not used.
 	original, _, _ := readRegular(side.original)
 	for range maxAttempts {
+		rec, err := readRecord(side.record)
+		if err != nil {
+			return rep, err
+		}
 		sf, err := readSettings(opts.SettingsPath)
 		if err != nil {
 			return rep, err
 		}
-		e, out, changed, err := plan(sf, rec, want, opts.Command())
+		e, out, changed, err := plan(sf, rec, want, opts)
 		if err != nil {
 			return rep, fmt.Errorf("edit settings %s: %w", sf.path, err)
 		}
@@ -130,6 +151,11 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 			return rep, nil
 		}
 		data, remove := finish(out, e.after, e.rec, original)
+		if opts.Check != nil {
+			if err := opts.Check(data, plannedStatus(data, remove, e.after, opts)); err != nil {
+				return rep, err
+			}
+		}
 		err = sf.commit(data, remove, len(e.found) == 0, side, &rep)
 		if errors.Is(err, errChanged) {
 			continue
@@ -143,18 +169,21 @@ func update(opts InstallOptions, want []Entry) (Report, error) {
 	return rep, fmt.Errorf("edit settings %s: %w (%d attempts)", opts.SettingsPath, ErrConcurrentChange, maxAttempts)
 }
 
-// plan edits the settings as read. The record applies while any hook it
-// lists is still in the file; when none is (the user removed them, or put
-// back an older file) the file is taken as never touched by codeman.
-func plan(sf *settingsFile, rec *record, want []Entry, command string) (*edit, []byte, bool, error) {
+// plan edits the settings as read. The record applies while any hook of
+// codeman's is still in the file; when none is (the user removed them, or
+// put back an older file) the file is taken as never touched by codeman.
+func plan(sf *settingsFile, rec *record, want []Entry, opts InstallOptions) (*edit, []byte, bool, error) {
+	command := opts.Command()
 	if rec != nil {
-		e := newEdit(want, command, rec)
+		e := newEdit(want, command, rec, opts.ownCommands(rec))
+		e.entries = opts.entries()
 		out, changed, err := e.apply(sf.data)
 		if err != nil || len(e.found) > 0 {
 			return e, out, changed, err
 		}
 	}
-	e := newEdit(want, command, newRecord(sf))
+	e := newEdit(want, command, newRecord(sf), opts.ownCommands(nil))
+	e.entries, e.fresh = opts.entries(), true
 	out, changed, err := e.apply(sf.data)
 	return e, out, changed, err
 }

@@ -51,7 +51,9 @@ func editLikeClaude(path, key string) error {
 
 // TestInstall_ConcurrentWriter: while install and uninstall run over and
 // over, another program edits the file many times. None of its edits may be
-// lost; an install that cannot get a stable file says so.
+// lost; an install that cannot get a stable file says so. The installs
+// here run one after another; installs of codeman's run at once are
+// TestInstall_ParallelProcesses's.
 func TestInstall_ConcurrentWriter(t *testing.T) {
 	path := placeFixture(t, filepath.Join("testdata", "settings", "user-hooks.json"), 0o644)
 	done := make(chan error, 1)

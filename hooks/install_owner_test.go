@@ -2,6 +2,7 @@ package hooks_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,20 +63,89 @@ func TestInstall_OnlyOwnEntries(t *testing.T) {
 	}
 }
 
-// TestInstall_UnrecordedEntriesNotOurs: an exact copy of what codeman
-// writes, but not recorded as written by it, is the user's: status does not
-// count it, uninstall keeps it.
-func TestInstall_UnrecordedEntriesNotOurs(t *testing.T) {
-	installed := filepath.Join("testdata", "settings", "no-hooks.golden")
-	path := placeFixture(t, installed, 0o644)
+// TestInstall_UnrecordedEntriesOurs: hooks that run codeman's command as
+// codeman writes them are codeman's though no record lists them (it was
+// removed, or an install kept none): status counts them, install only
+// writes their record, and uninstall removes them.
+func TestInstall_UnrecordedEntriesOurs(t *testing.T) {
+	path := placeFixture(t, filepath.Join("testdata", "settings", "no-hooks.golden"), 0o644)
 	st, err := hooks.Status(opts(path))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Installed) > 0 || !slices.Equal(st.Missing, allEntries) {
-		t.Errorf("status = %+v, want nothing installed", st)
+	if len(st.Installed) != len(allEntries) || !st.UpToDate() {
+		t.Errorf("status = %+v, want every entry installed", st)
 	}
-	checkNoWrite(t, path, func() (hooks.Report, error) { return hooks.Uninstall(opts(path)) })
+	checkNoWrite(t, path, func() (hooks.Report, error) { return hooks.Install(opts(path)) })
+	if _, err := os.Stat(path + ".codeman-hooks"); err != nil {
+		t.Errorf("install wrote no record: %v", err)
+	}
+	os.Remove(path + ".codeman-hooks")
+	rep, err := hooks.Uninstall(opts(path))
+	if err != nil || !slices.Equal(rep.Removed, allEntries) {
+		t.Fatalf("uninstall = %+v, %v; want every entry removed", rep, err)
+	}
+	if got, want := readFile(t, path), readFile(t, filepath.Join("testdata", "settings", "no-hooks.json")); !bytes.Equal(got, want) {
+		t.Errorf("uninstall without a record left\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestInstall_Copies: copies of codeman's hooks, recorded or not, run as
+// the recorded ones do. Status says so, install leaves one per entry and
+// uninstall none; a hook that runs codeman's command but is not as codeman
+// writes it (a key more) stays the user's.
+func TestInstall_Copies(t *testing.T) {
+	path := placeFixture(t, filepath.Join("testdata", "settings", "no-hooks.json"), 0o644)
+	if _, err := hooks.Install(opts(path)); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(readFile(t, path), &doc); err != nil {
+		t.Fatal(err)
+	}
+	events := doc["hooks"].(map[string]any)
+	stop := events["Stop"].([]any)
+	mine := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": testBinary + " hook", "timeout": 5, "async": true}}}
+	events["Stop"] = append(stop, stop[0], stop[0], mine)
+	events["SessionEnd"] = append(events["SessionEnd"].([]any), events["SessionEnd"].([]any)[0])
+	data, _ := json.MarshalIndent(doc, "", "  ")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	st, err := hooks.Status(opts(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := []hooks.Entry{{Event: "SessionEnd"}, {Event: "Stop"}, {Event: "Stop"}} // in file order
+	if st.UpToDate() || len(st.Installed) != len(allEntries)+len(copies) || !slices.Equal(st.Copies, copies) {
+		t.Errorf("status = %+v, want %d installed and copies %v", st, len(allEntries)+len(copies), copies)
+	}
+	rep, err := hooks.Install(opts(path))
+	if err != nil || !rep.Changed || !slices.Equal(rep.Removed, copies) || len(rep.Added) > 0 {
+		t.Fatalf("install = %+v, %v; want the copies removed", rep, err)
+	}
+	if n := strings.Count(string(readFile(t, path)), `"command": "`+testBinary+` hook"`); n != len(allEntries)+1 {
+		t.Errorf("%d hooks run codeman after install, want %d (one per entry and the user's)", n, len(allEntries)+1)
+	}
+	if st, err := hooks.Status(opts(path)); err != nil || !st.UpToDate() {
+		t.Errorf("status after install = %+v, %v", st, err)
+	}
+
+	events["Stop"] = append(events["Stop"].([]any), stop[0])
+	data, _ = json.MarshalIndent(doc, "", "  ")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hooks.Uninstall(opts(path)); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readFile(t, path)), `"command": "`+testBinary+` hook"`); n != 1 {
+		t.Errorf("%d hooks run codeman after uninstall, want the user's alone:\n%s", n, readFile(t, path))
+	}
+	if st, err := hooks.Status(opts(path)); err != nil || len(st.Installed) > 0 {
+		t.Errorf("status after uninstall = %+v, %v", st, err)
+	}
 }
 
 // TestInstall_OriginalKeptOnce: the copy of the file as it was before

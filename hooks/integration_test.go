@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 		_, _ = hooks.Handle(os.Stdin, os.Getenv, time.Now())
 		os.Exit(0)
 	}
+	if op := os.Getenv(envInstall); op != "" {
+		runInstallProcess(op)
+	}
 	os.Exit(m.Run())
 }
 

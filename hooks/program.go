@@ -44,3 +44,25 @@ func commandProgram(command string) string {
 	prog, _ := strings.CutSuffix(strings.TrimSpace(command), " hook")
 	return shellUnquote(strings.TrimSpace(prog))
 }
+
+// ownCommands are the commands of codeman's hooks: the ones this binary
+// writes, with codeman-hook beside it or without, and those of the hooks
+// rec lists (an earlier install's, another binary's).
+func (o InstallOptions) ownCommands(rec *record) map[string]bool {
+	ours := map[string]bool{o.Command(): true}
+	if o.Handler != "" {
+		ours[shellQuote(o.Handler)] = true
+	}
+	if filepath.IsAbs(o.Binary) {
+		ours[shellQuote(o.Binary)+" hook"] = true
+		ours[shellQuote(filepath.Join(filepath.Dir(o.Binary), HandlerName))] = true
+	}
+	if rec != nil {
+		for _, r := range rec.Entries {
+			if c, ok := commandOf(r.Hook); ok {
+				ours[c] = true
+			}
+		}
+	}
+	return ours
+}

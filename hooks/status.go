@@ -12,6 +12,10 @@ type StatusReport struct {
 	Installed    []InstalledEntry // codeman's entries, in file order
 	Missing      []Entry          // entries Install would add
 	Outdated     []Entry          // entries Install would rewrite or remove
+	// Copies are hooks of codeman's beyond one per entry, which Install
+	// and Uninstall remove: copies of its hooks, or an install's whose
+	// record is gone. They run as the others do.
+	Copies []Entry
 }
 
 // InstalledEntry is one of codeman's entries found in the settings file.
@@ -31,13 +35,19 @@ type InstalledEntry struct {
 
 // UpToDate reports whether Install would change nothing.
 func (r StatusReport) UpToDate() bool {
-	return len(r.Installed) > 0 && len(r.Missing) == 0 && len(r.Outdated) == 0
+	return len(r.Installed) > 0 && len(r.Missing) == 0 && len(r.Outdated) == 0 && len(r.Copies) == 0
 }
 
 // Status reads the settings file and reports codeman's entries in it: the
-// hooks its record lists. It changes nothing.
+// hooks its record lists and those that run one of codeman's commands as
+// codeman writes them, recorded or not. It changes nothing.
 func Status(opts InstallOptions) (StatusReport, error) {
 	rep := StatusReport{SettingsPath: opts.SettingsPath}
+	lock, err := opts.lock(LockRead)
+	if err != nil {
+		return rep, err
+	}
+	defer lock.Unlock()
 	sf, err := readSettings(opts.SettingsPath)
 	if err != nil {
 		return rep, err
@@ -47,16 +57,33 @@ func Status(opts InstallOptions) (StatusReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	e, _, _, err := plan(sf, rec, opts.entries(), opts.Command())
+	e, _, _, err := plan(sf, rec, opts.entries(), opts)
 	if err != nil {
 		return rep, fmt.Errorf("read settings %s: %w", sf.path, err)
 	}
+	rep.fill(e, opts)
+	return rep, nil
+}
+
+// plannedStatus is what Status will say once data (or no file, remove) is
+// written with the record rec.
+func plannedStatus(data []byte, remove bool, rec *record, opts InstallOptions) StatusReport {
+	rep := StatusReport{SettingsPath: opts.SettingsPath, Exists: !remove}
+	sf := &settingsFile{path: opts.SettingsPath, exists: !remove, data: data}
+	if e, _, _, err := plan(sf, rec, opts.entries(), opts); err == nil {
+		rep.fill(e, opts)
+	}
+	return rep
+}
+
+// fill reports what the edit e found and would do.
+func (rep *StatusReport) fill(e *edit, opts InstallOptions) {
 	rep.Missing = e.added
-	rep.Outdated = append(e.updated, e.removed...)
+	rep.Outdated = append(e.updated, e.removed[:len(e.removed)-len(e.copies)]...)
+	rep.Copies = e.copies
 	for _, f := range e.found {
 		rep.Installed = append(rep.Installed, inspect(f, opts.Binary, opts.Handler))
 	}
-	return rep, nil
 }
 
 func inspect(f foundHook, ours ...string) InstalledEntry {

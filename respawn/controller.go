@@ -25,10 +25,9 @@ const (
 type ControllerOptions struct {
 	Pane   string // canonical pane address
 	Config Config // behaviour
-	// Agent reads the pane's agent and names its commands; nil means
-	// Patterns, Claude Code's table.
+	// Agent reads the pane's agent and names its commands. It is
+	// required: NewController panics without one.
 	Agent    Agent
-	Patterns *Patterns // nil: DefaultPatterns
 	Terminal Terminal
 	Checker  Checker // nil: AI checks are unavailable
 	// CheckerDown says why Checker is nil, for status and explain.
@@ -86,16 +85,12 @@ type Controller struct {
 	done   chan struct{}
 }
 
-// agent is Agent, else Patterns.
-func (o ControllerOptions) agent() Agent {
-	if o.Agent != nil {
-		return o.Agent
-	}
-	return agentOr(o.Patterns)
-}
-
-// NewController returns a controller that has not started.
+// NewController returns a controller that has not started. It panics
+// when opts.Agent is nil.
 func NewController(opts ControllerOptions) *Controller {
+	if opts.Agent == nil {
+		panic("respawn: NewController without ControllerOptions.Agent: the controller reads the pane's screen and output through it")
+	}
 	if opts.Clock == nil {
 		opts.Clock = clockwork.NewRealClock()
 	}
@@ -107,7 +102,7 @@ func NewController(opts ControllerOptions) *Controller {
 	}
 	c := &Controller{
 		opts:     opts,
-		core:     NewCore(opts.Pane, opts.Config, opts.agent()),
+		core:     NewCore(opts.Pane, opts.Config, opts.Agent),
 		clock:    opts.Clock,
 		log:      opts.Logger.With("pane", opts.Pane),
 		notify:   make(chan struct{}, 1),

@@ -12,7 +12,7 @@ import (
 // a chunk costs, wake-ups included, once chunks no longer coalesce. Run it
 // with -cpu 1, the daemon's GOMAXPROCS.
 func BenchmarkController_OutputWorking(b *testing.B) {
-	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Terminal: newFakeTerminal(workingScreen())})
+	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Agent: claudeReader, Terminal: newFakeTerminal(workingScreen())})
 	decisions, cancel := c.Subscribe()
 	defer cancel()
 	c.Start(context.Background())

@@ -67,7 +67,7 @@ func TestController_CyclesAnIdlePane(t *testing.T) {
 	cfg := testConfig()
 	cfg.SendClear, cfg.SendInit = false, false
 	var statuses []string
-	c := NewController(ControllerOptions{Pane: "tmux:/tmp/t:%1", Config: cfg, Terminal: term, Clock: clock,
+	c := NewController(ControllerOptions{Pane: "tmux:/tmp/t:%1", Config: cfg, Agent: claudeReader, Terminal: term, Clock: clock,
 		OnStatus: func(s string) { statuses = append(statuses, s) }})
 	decisions, cancel := c.Subscribe()
 	defer cancel()
@@ -102,7 +102,7 @@ func TestController_HookDuringWork(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	clock := clockwork.NewFakeClock()
 	term := newFakeTerminal(workingScreen())
-	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Terminal: term, Clock: clock})
+	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Agent: claudeReader, Terminal: term, Clock: clock})
 	decisions, cancel := c.Subscribe()
 	defer cancel()
 	c.Start(context.Background())
@@ -123,7 +123,7 @@ func TestController_HookDuringWork(t *testing.T) {
 func TestController_SilenceCountsFromLastOutputWithALazyTimer(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	clock := clockwork.NewFakeClock()
-	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Terminal: newFakeTerminal(idleScreen()), Clock: clock})
+	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Agent: claudeReader, Terminal: newFakeTerminal(idleScreen()), Clock: clock})
 	decisions, cancel := c.Subscribe()
 	defer cancel()
 	c.Start(context.Background())
@@ -140,5 +140,26 @@ func TestController_SilenceCountsFromLastOutputWithALazyTimer(t *testing.T) {
 	if want := last.Add(DefaultNoOutputTimeout); d.At.Before(want) {
 		t.Fatalf("cycle started at %s, before %s of silence after the last output at %s",
 			d.At.Format(time.TimeOnly), DefaultNoOutputTimeout, last.Format(time.TimeOnly))
+	}
+}
+
+// A core or a controller without an agent could read no screen: building
+// one panics at once, naming what is missing, rather than at the first
+// output.
+func TestNew_NeedsAgent(t *testing.T) {
+	for name, build := range map[string]func(){
+		"NewCore": func() { NewCore("p", testConfig(), nil) },
+		"NewController": func() {
+			NewController(ControllerOptions{Pane: "p", Config: testConfig(), Terminal: newFakeTerminal(idleScreen())})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if msg, _ := recover().(string); !strings.Contains(msg, name+" without") || !strings.Contains(msg, "Agent") {
+					t.Errorf("%s without an agent panicked with %q; want a message naming it and the Agent", name, msg)
+				}
+			}()
+			build()
+		})
 	}
 }

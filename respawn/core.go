@@ -124,10 +124,12 @@ type Core struct {
 }
 
 // NewCore returns a stopped core for the pane with the given address and
-// the agent that runs in it. A nil agent means Claude Code's built-in
-// table (DefaultPatterns).
+// the agent that runs in it. It panics without an agent: the core reads
+// every screen and every chunk of output through it.
 func NewCore(pane string, cfg Config, agent Agent) *Core {
-	agent = agentOr(agent)
+	if agent == nil {
+		panic("respawn: NewCore without an Agent: the core reads the pane's screen and output through it")
+	}
 	c := &Core{cfg: cfg, agent: agent, det: agent.NewStream(), pane: pane, tokens: -1}
 	c.idleGate = newCheckGate(IdleCheck, cfg.AIIdleCheck, idleCheckErrorBase)
 	c.planGate = newCheckGate(PlanCheck, cfg.AIPlanCheck, planCheckErrorBase)

@@ -7,7 +7,8 @@ import (
 )
 
 // Screens of a 5-hour limit that resets at 20:00 UTC, built from rows of
-// real Claude Code 2.1.332 captures (testdata/screens/v2.1.332-*.txt).
+// real Claude Code 2.1.332 captures
+// (agents/claude/testdata/screens/v2.1.332-*.txt).
 const (
 	rowLimitHit      = "  ⎿  You've hit your 5-hour limit · resets 8pm (UTC)"
 	rowLimitBanner   = "● Usage limit reached · set to continue automatically at 8pm"

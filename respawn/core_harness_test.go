@@ -2,12 +2,15 @@ package respawn
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
 	"time"
 )
 
 // Screens built from rows of real Claude Code 2.1.328 captures
-// (respawn/testdata/screens, docs/claude-code.md).
+// (agents/claude/testdata/screens, docs/claude-code.md).
 var (
 	rowRule       = strings.Repeat("─", 80)
 	rowPrompt     = "❯\u00a0"
@@ -18,6 +21,18 @@ var (
 
 func screenOf(rows ...string) []string {
 	return append(append([]string{}, header...), rows...)
+}
+
+// screenFixture reads one of Claude Code's recorded screens
+// (agents/claude/testdata/screens) as a Screen.
+func screenFixture(t testing.TB, name string) Screen {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "agents", "claude", "testdata", "screens", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	return Screen{Lines: lines, Width: 200, Height: len(lines)}
 }
 
 func idleScreen() []string {
@@ -126,8 +141,14 @@ func newHarness(t tb, cfg Config) *harness {
 // newHarnessShowing starts a core on a pane that shows screen.
 func newHarnessShowing(t tb, cfg Config, screen []string) *harness {
 	t.Helper()
+	return newAgentHarness(t, cfg, claudeReader, screen)
+}
+
+// newAgentHarness starts a core with agent on a pane that shows screen.
+func newAgentHarness(t tb, cfg Config, agent Agent, screen []string) *harness {
+	t.Helper()
 	start := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
-	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", cfg, nil), start: start, screen: screen}
+	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", cfg, agent), start: start, screen: screen}
 	h.vt = &Virtual{Core: h.c, Now: start, Do: h.do}
 	h.c.Start(start)
 	h.perform()

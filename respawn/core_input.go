@@ -181,7 +181,7 @@ func (c *Core) Screen(now time.Time, s Screen) {
 		c.continuedByItself(now, now, why)
 	}
 	if c.facts.AutoContinue == AutoContinueFired && c.wait.kind == waitUsageLimit {
-		c.continuedByItself(now, s.At, "screen shows Claude Code's own continue")
+		c.continuedByItself(now, s.At, "screen shows "+c.agent.AutoContinueLabel())
 	}
 	for t, waiting := range c.waitingScreen {
 		if waiting {
@@ -281,7 +281,7 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 		c.continuedByItself(now, h.At, "Stop hook")
 		if h.Background > 0 {
 			c.hooks.background = h.Background
-			c.decide(now, DecisionWait, fmt.Sprintf("Stop with %d background task(s) running: Claude goes on when they report", h.Background))
+			c.decide(now, DecisionWait, fmt.Sprintf("Stop with %d background task(s) running: %s goes on when they report", h.Background, c.agent.Label()))
 			return
 		}
 		c.hooks.background = 0
@@ -341,8 +341,8 @@ func (c *Core) applyHook(now time.Time, h Hook) {
 // reply that quotes one: the turn since the last prompt ended with a plain
 // Stop hook, later than any hook that said a turn failed. A turn that hits
 // a limit ends with StopFailure and no Stop. Without hooks the screen
-// alone decides (respawn's classifier counts only the limit rows Claude
-// Code draws itself).
+// alone decides (Claude Code's classifier, agents/claude, counts only the
+// limit rows Claude Code draws itself).
 func (c *Core) limitQuoted(now time.Time) bool {
 	prompt := latest(c.hooks.promptAt, c.stepSentAt)
 	if !c.hooks.stoppedAt.After(prompt) || !c.hooks.stoppedAt.After(c.hooks.turnFailedAt) {

@@ -8,15 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codeman-dev/codeman/agents/claude"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/replay"
 )
 
 // The core over the real recordings of every tested Claude Code version
-// (testdata/replay: "question.cast" is 2.1.328's, "question-2.1.332.cast"
-// a later version's). respawn/replay's golden tests pin each timeline;
-// these check what must hold on every version.
+// (agents/claude/testdata/replay: "question.cast" is 2.1.328's,
+// "question-2.1.332.cast" a later version's). respawn/replay's golden
+// tests pin each timeline; these check what must hold on every version.
 
 // unversioned is the version of the recordings whose names carry none.
 const unversioned = "2.1.328"
@@ -30,9 +31,9 @@ type recording struct {
 
 func recordings(t *testing.T) []recording {
 	t.Helper()
-	paths, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.cast"))
+	paths, _ := filepath.Glob(filepath.Join("..", "agents", "claude", "testdata", "replay", "*.cast"))
 	if len(paths) == 0 {
-		t.Skip("no recordings in testdata/replay")
+		t.Skip("no recordings in agents/claude/testdata/replay")
 	}
 	var out []recording
 	for _, p := range paths {
@@ -65,7 +66,7 @@ func replayRecording(t *testing.T, path string) replayed {
 	}
 	cfg := respawn.DefaultConfig()
 	cfg.KickstartPrompt = "continue with the next task"
-	tl, err := replay.Run(c, replay.Options{Config: cfg, Interpret: hooks.InterpretPayload})
+	tl, err := replay.Run(c, replay.Options{Config: cfg, Agent: claude.DefaultPatterns(), Interpret: hooks.InterpretPayload})
 	if err != nil {
 		t.Fatal(err)
 	}

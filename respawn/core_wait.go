@@ -210,7 +210,7 @@ func (c *Core) onResume(now time.Time) {
 		c.endWait(now, kind+" over: "+c.agent.Label()+" continued by itself")
 		return
 	case c.facts.AutoContinue == AutoContinueFired && kind == waitUsageLimit:
-		c.endWait(now, kind+" over: Claude continued by itself (Claude Code's own continue)")
+		c.endWait(now, kind+" over: "+c.agent.Label()+" continued by itself ("+c.agent.AutoContinueLabel()+")")
 		return
 	case c.blocker(now) != "":
 		c.veto(now, kind+" over, but "+c.blocker(now))
@@ -248,12 +248,12 @@ func (c *Core) onResume(now time.Time) {
 		if grace := latest(c.wait.resetAt, c.wait.since).Add(autoContinueGrace); now.Before(grace) {
 			c.wait.until = grace
 			c.t.arm(tResume, grace)
-			c.decide(now, DecisionWait, "usage limit over, but Claude Code's own continue is armed: "+
+			c.decide(now, DecisionWait, "usage limit over, but "+c.agent.AutoContinueLabel()+" is armed: "+
 				"it continues by itself; typing nothing before "+grace.Format("15:04:05"))
 			return
 		}
-		c.decide(now, DecisionWait, fmt.Sprintf("Claude Code's own continue is still armed %s after the reset: taken as lost",
-			now.Sub(c.wait.resetAt).Round(time.Second)))
+		c.decide(now, DecisionWait, fmt.Sprintf("%s is still armed %s after the reset: taken as lost",
+			c.agent.AutoContinueLabel(), now.Sub(c.wait.resetAt).Round(time.Second)))
 	}
 	c.endWait(now, kind+" over")
 	// A failed turn a hook reported during the wait is the one waited out,

@@ -6,15 +6,15 @@ import (
 	"time"
 )
 
-// hookLimitAgent is Claude Code's table with hooks that carry a usage
+// hookLimitAgent is Claude Code's reader with hooks that carry a usage
 // limit's whole message, as Codex's failed PostModelRequest does.
-type hookLimitAgent struct{ *Patterns }
+type hookLimitAgent struct{ Agent }
 
 func (a hookLimitAgent) HookUsageLimit(msg string, now time.Time) (UsageLimitError, bool) {
 	if !strings.HasPrefix(msg, "You've hit your") {
 		return UsageLimitError{}, false
 	}
-	return FindUsageLimit(msg, now)
+	return a.FindUsageLimit(msg, now)
 }
 
 // A limit whose screen line names no time that can be read; the hook's
@@ -33,7 +33,7 @@ func noTimeLimitScreen() []string {
 func limitNoTimeHarness(t *testing.T) *harness {
 	t.Helper()
 	start := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
-	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", testConfig(), hookLimitAgent{DefaultPatterns()}), start: start, screen: idleScreen()}
+	h := &harness{t: t, c: NewCore("tmux:/tmp/test:%1", testConfig(), hookLimitAgent{claudeReader}), start: start, screen: idleScreen()}
 	h.vt = &Virtual{Core: h.c, Now: start, Do: h.do}
 	h.c.Start(start)
 	h.perform()

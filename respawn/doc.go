@@ -6,27 +6,31 @@
 //
 // It owns the controller state machine (Core, after etcd-io/raft: pure, no
 // goroutine, no clock, no I/O; Controller runs one per pane) and its
-// settings (Config, DefaultConfig), the detection patterns (PatternSpec,
-// CompilePatterns) and the screen classifier, the send policy (Submit,
-// SendTiming), and the interfaces the backends implement (Terminal,
-// Checker). The configuration file is package config's: it reads
-// config.toml into a Config, whose toml tags name the keys. respawn must
-// not import config, tmux, screen, hooks or daemon: they import it.
-// Subpackages: replay (a recording in virtual time) and aicheck (checks
-// through claude -p).
+// settings (Config, DefaultConfig), the send policy (Submit, SendTiming),
+// the interface an agent implements (Agent) with the facts it reads
+// (ScreenFacts, ChunkFacts), and the interfaces the backends implement
+// (Terminal, Checker). The agents are packages of their own (package
+// agents lists them; agents/claude reads Claude Code, agents/codex the
+// Codex CLI), and a core needs one: there is no default. The
+// configuration file is package config's: it reads config.toml into a
+// Config, whose toml tags name the keys. respawn must not import an agent,
+// config, tmux, screen, hooks or daemon: they import it. Subpackages:
+// replay (a recording in virtual time) and aicheck (checks through
+// claude -p or codex exec).
 //
 // # Evidence
 //
 // Detection reads the rendered screen (Claude Code rewrites its rows in
 // place), and uses the output stream only for timing: silence, the token
-// counter and working patterns in a rolling window of ANSI-free text. From
+// counter and working patterns in a rolling window of ANSI-free text
+// (agents/claude; the Codex CLI's evidence is in agents/codex). From
 // strongest to weakest: hook signals (Stop, idle_prompt, a pending
 // AskUserQuestion or permission prompt, /clear finished, a failed turn),
 // the screen (working status line, `esc to interrupt`, the completion line,
 // menus, usage-limit and API-error lines), silence and stability, and an AI
 // check as a tie-breaker. Before anything is typed the screen is read again
-// and must show Claude's prompt box, nothing working, and no dialog a person
-// must answer; and no working output may have arrived within
+// and must show the agent's prompt box, nothing working, and no dialog a
+// person must answer; and no working output may have arrived within
 // completion_confirm (a property test holds the core to this).
 //
 // # Decisions on the original's quirks

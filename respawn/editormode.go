@@ -33,33 +33,6 @@ func (m EditorMode) LettersAreCommands() bool { return m == EditorVisual || m ==
 // Vim reports a mode that only vim key bindings show.
 func (m EditorMode) Vim() bool { return m != EditorPlain }
 
-// vimIndicators are the footer's mode indicators of Claude Code's vim
-// bindings, as the footer starts: "  -- INSERT -- ⏸ manual mode on".
-var vimIndicators = []struct {
-	text string
-	mode EditorMode
-}{
-	{"-- INSERT --", EditorInsert},
-	{"-- VISUAL LINE --", EditorVisual},
-	{"-- VISUAL --", EditorVisual},
-}
-
-// readEditorMode reads the vim mode indicator at the start of the row
-// under the prompt box. Only the first footer row counts: a transcript or
-// a reply may quote the indicator.
-func readEditorMode(l *layout) EditorMode {
-	if !l.box || l.footerStart >= len(l.rows) {
-		return EditorPlain
-	}
-	row := strings.TrimSpace(l.rows[l.footerStart])
-	for _, v := range vimIndicators {
-		if strings.HasPrefix(row, v.text) {
-			return v.mode
-		}
-	}
-	return EditorPlain
-}
-
 // PromptReader reads a pane's prompt box for Submit: the agent's Classify,
 // plus what one screen cannot show. Claude Code's vim NORMAL mode has no
 // indicator, so the reader remembers whether the pane ever showed one

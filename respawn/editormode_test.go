@@ -4,35 +4,11 @@ import (
 	"testing"
 )
 
-// TestEditorMode_Fixtures reads the vim mode indicator of real Claude Code
-// 2.1.332 screens with editorMode "vim".
-func TestEditorMode_Fixtures(t *testing.T) {
-	p := DefaultPatterns()
-	for _, tc := range []struct {
-		file string
-		want EditorMode
-	}{
-		{"v2.1.332-vim-insert-idle.txt", EditorInsert},
-		{"v2.1.332-vim-insert-working.txt", EditorInsert},
-		{"v2.1.332-vim-visual.txt", EditorVisual},
-		// NORMAL mode shows no indicator: one screen cannot tell it from vim off.
-		{"v2.1.332-vim-normal-idle.txt", EditorPlain},
-		{"v2.1.332-vim-normal-garbled.txt", EditorInsert},
-		{"v2.1.332-pasted-text.txt", EditorPlain},
-		{"12-idle-manual-mode-clean.txt", EditorPlain},
-		{"06-reply-done.txt", EditorPlain},
-	} {
-		if got := p.Classify(screenFixture(t, tc.file)).EditorMode; got != tc.want {
-			t.Errorf("%s: EditorMode = %q, want %q", tc.file, got, tc.want)
-		}
-	}
-}
-
 // TestPromptReader_RemembersVim: NORMAL mode is a box without an indicator
 // in a pane that showed one; a pane that never did reads as vim off.
 func TestPromptReader_RemembersVim(t *testing.T) {
 	normal := screenFixture(t, "v2.1.332-vim-normal-idle.txt")
-	r := NewPromptReader(DefaultPatterns().Classify)
+	r := NewPromptReader(claudeReader.Classify)
 	if got := r.Read(normal).EditorMode; got != EditorPlain {
 		t.Fatalf("before any indicator: %q, want plain", got)
 	}

@@ -68,7 +68,7 @@ func (h *heldTerminal) Snapshot(ctx context.Context) (Screen, error) {
 // events, and waits until it watches.
 func startUnnotified(t *testing.T, clock clockwork.Clock, term Terminal) (*Controller, <-chan Decision) {
 	t.Helper()
-	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Terminal: term, Clock: clock})
+	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Agent: claudeReader, Terminal: term, Clock: clock})
 	c.notify = nil
 	decisions, cancel := c.Subscribe()
 	t.Cleanup(cancel)

@@ -1,8 +1,10 @@
 package respawn
 
 // PatternSpec is a screen pattern as written in the config file's
-// [[pattern]] tables (the toml tags are its keys). CompilePatterns turns
-// specs into the detector's table.
+// [[pattern]] tables (the toml tags are its keys). Each agent builds its
+// reader from the specs (agents.Info.New): Claude Code's pattern table
+// takes them after its own (agents/claude.CompilePatterns), an agent
+// without a table goes without them.
 type PatternSpec struct {
 	Name   string `toml:"name"`   // unique; names a user pattern in errors and decisions
 	Kind   string `toml:"kind"`   // working, completion, plan_menu, question, permission, dialog, api_error, usage_limit

@@ -42,7 +42,7 @@ func TestGuard_PauseCancelsSend(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	clock := clockwork.NewFakeClock()
 	term := &blockingTerminal{fakeTerminal: newFakeTerminal(idleScreen()), typing: make(chan struct{}, 4), release: make(chan struct{})}
-	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Terminal: term, Clock: clock})
+	c := NewController(ControllerOptions{Pane: "p", Config: testConfig(), Agent: claudeReader, Terminal: term, Clock: clock})
 	decisions, cancel := c.Subscribe()
 	defer cancel()
 	c.Start(context.Background())

@@ -6,17 +6,6 @@ import (
 	"time"
 )
 
-// A reply of the real Claude Code 2.1.332 that quotes a usage limit in
-// three forms, a completion line, "esc to interrupt", a permission question
-// and a numbered list reads as a finished turn: no limit, no work, no
-// dialog.
-func TestClassify_QuotedBanners(t *testing.T) {
-	f := DefaultPatterns().Classify(screenFixture(t, "v2.1.332-quoted-banners.txt"))
-	if f.UsageLimit != "" || f.Working || f.Blocker() != "" || f.PlanMenu || !f.Completion || !f.PromptBox {
-		t.Fatalf("facts = %+v, want a finished turn with nothing else", f)
-	}
-}
-
 // Claude Code's own limit rows count wherever they are drawn; the same
 // message inside a reply's rows does not.
 func TestGuard_OwnLimitRows(t *testing.T) {
@@ -35,14 +24,14 @@ func TestGuard_OwnLimitRows(t *testing.T) {
 		{"reply_legacy", []string{"❯ what did it say", "● Old versions said:", "  5-hour limit reached ∙ resets 3pm"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := DefaultPatterns().Classify(Screen{Lines: screenOf(append(tc.rows, box...)...)})
+			f := claudeReader.Classify(Screen{Lines: screenOf(append(tc.rows, box...)...)})
 			if f.UsageLimit != tc.want {
 				t.Fatalf("UsageLimit = %q, want %q", f.UsageLimit, tc.want)
 			}
 		})
 	}
 	footer := screenOf("❯ go on", "● Done.", rowRule, rowPrompt, rowRule, "  ⚠ Usage limit reached · limit resets 5:33pm")
-	if f := DefaultPatterns().Classify(Screen{Lines: footer}); !strings.HasPrefix(f.UsageLimit, "Usage limit reached") {
+	if f := claudeReader.Classify(Screen{Lines: footer}); !strings.HasPrefix(f.UsageLimit, "Usage limit reached") {
 		t.Fatalf("the footer's banner is no limit: %+v", f)
 	}
 }

@@ -157,7 +157,7 @@ var sendGuards = []sendGuard{
 	{Guard: "limit: a Stop hook older than the failed turn's hook", Test: "TestGuard_QuotedLimit/stop_then_failure",
 		File: "respawn/core_input.go", Find: "|| !c.hooks.stoppedAt.After(c.hooks.turnFailedAt) {", Old: "|| !c.hooks.stoppedAt.After(c.hooks.turnFailedAt)", New: "|| false"},
 	{Guard: "limit: a limit row that is not Claude Code's own", Test: "TestGuard_OwnLimitRows/reply_row",
-		File: "respawn/screenfacts.go", Find: "if !c.ownLimitRow(h) {", Old: "!c.ownLimitRow(h)", New: "false"},
+		File: "agents/claude/screenfacts.go", Find: "if !c.ownLimitRow(h) {", Old: "!c.ownLimitRow(h)", New: "false"},
 	{Guard: "limit: a usage-limit line on screen", Test: "TestGuard_LimitWaitedOut/usage_limit_screen",
 		File: "respawn/core_wait.go", Find: "if line := c.facts.UsageLimit; line != \"\" && line != c.wait.waited && !c.limitQuoted(now) {", Old: "line != \"\" && ", New: "false && "},
 	{Guard: "limit: an API error line on screen", Test: "TestGuard_LimitWaitedOut/api_error_screen",

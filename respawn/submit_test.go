@@ -176,7 +176,7 @@ func newBox(mode EditorMode) (*boxKeys, SendTiming) {
 	clock := clockwork.NewFakeClock()
 	b := &boxKeys{fakeKeys: fakeKeys{clock: clock, start: clock.Now()}, vim: mode != EditorPlain, mode: mode}
 	timing := DefaultSendTiming()
-	timing.Prompt = NewPromptReader(DefaultPatterns().Classify)
+	timing.Prompt = NewPromptReader(claudeReader.Classify)
 	if b.vim {
 		b.mode = EditorInsert
 		s, _ := b.Screen(context.Background())
@@ -273,7 +273,7 @@ func TestGuard_SubmitInsertConfirmed(t *testing.T) {
 	b, timing := newBox(EditorNormal)
 	b.vim, b.mode = true, EditorVisual // i does nothing in this fake's VISUAL mode
 	timing.Prompt = NewPromptReader(func(s Screen) ScreenFacts {
-		f := DefaultPatterns().Classify(s)
+		f := claudeReader.Classify(s)
 		f.EditorMode = EditorNormal // what a reader that saw vim reads here
 		return f
 	})
@@ -312,7 +312,7 @@ func TestGuard_SubmitVimOff(t *testing.T) {
 // shows.
 func TestGuard_SubmitVerifiesBeforeEnter(t *testing.T) {
 	b, timing := newBox(EditorNormal)
-	timing.Prompt = NewPromptReader(DefaultPatterns().Classify) // it never saw vim's indicator
+	timing.Prompt = NewPromptReader(claudeReader.Classify) // it never saw vim's indicator
 	err := runSubmit(t, context.Background(), b, updatePrompt, timing)
 	if err == nil || !strings.Contains(err.Error(), `the prompt box shows "brief progress summary`) || !strings.Contains(err.Error(), "Enter not pressed") {
 		t.Fatalf("Submit = %v", err)

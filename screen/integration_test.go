@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents/claude"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
@@ -229,7 +230,7 @@ func TestIntegration_SimulatedClaude(t *testing.T) {
 	log := t.TempDir() + "/claude.log"
 	s := startSized(t, 120, 40, "claude", "--log", log, "--work", "1s", "--seed", "7", "--cwd", t.TempDir())
 	p, out := startRealPoller(t, s.window("0"))
-	patterns := respawn.DefaultPatterns()
+	patterns := claude.DefaultPatterns()
 	facts := func() respawn.ScreenFacts {
 		snap, _ := p.Snapshot()
 		return patterns.Classify(snap)

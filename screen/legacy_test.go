@@ -9,8 +9,9 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
+	"github.com/codeman-dev/codeman/agents/claude"
+	"github.com/codeman-dev/codeman/agents/codex"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/codex"
 )
 
 // loseHighBytes writes rows the way screen 4.x hardcopy does: each cell's
@@ -56,7 +57,7 @@ func TestLegacyDecode_ClaudeScreens(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no screen fixtures: %v", err)
 	}
-	patterns := respawn.DefaultPatterns()
+	patterns := claude.DefaultPatterns()
 	rowsTotal, rowsExact := 0, 0
 	for _, f := range files {
 		want := readScreenFixture(t, f)
@@ -83,7 +84,7 @@ func TestLegacyDecode_ClaudeScreens(t *testing.T) {
 // finds it, and the text in it, on every real screen as on the exact one.
 // Without it Codex never looks idle in a screen 4 window.
 func TestLegacyDecode_CodexComposer(t *testing.T) {
-	files, err := filepath.Glob("../respawn/testdata/codex/screens/*.txt")
+	files, err := filepath.Glob("../agents/codex/testdata/screens/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Codex screen fixtures: %v", err)
 	}

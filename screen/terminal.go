@@ -18,9 +18,10 @@ var _ respawn.Terminal = (*WindowTerminal)(nil)
 
 // TerminalOptions tunes a WindowTerminal. Zero values mean the defaults.
 type TerminalOptions struct {
-	// Timing is how Submit types and verifies; nil means
+	// Timing is how Submit types and verifies, given once: the terminal
+	// keeps its own copy. The zero SendTiming means
 	// respawn.DefaultSendTiming.
-	Timing         *respawn.SendTiming
+	Timing         respawn.SendTiming
 	CaptureTimeout time.Duration // wait for each hardcopy; default 2s
 	TempDir        string        // where private files for hardcopies and pastes go; default os.TempDir()
 	Runner         Runner        // default ExecRunner
@@ -28,9 +29,8 @@ type TerminalOptions struct {
 }
 
 func (o TerminalOptions) withDefaults() TerminalOptions {
-	if o.Timing == nil {
-		t := respawn.DefaultSendTiming()
-		o.Timing = &t
+	if o.Timing == (respawn.SendTiming{}) {
+		o.Timing = respawn.DefaultSendTiming()
 	}
 	if o.CaptureTimeout <= 0 {
 		o.CaptureTimeout = DefaultCaptureTimeout
@@ -87,7 +87,7 @@ func (t *WindowTerminal) Submit(ctx context.Context, text string) error {
 	// directory that cannot be removed is left in TempDir; the send's own
 	// result is what the caller needs.
 	defer op.close()
-	if err := respawn.Submit(ctx, windowKeys{t, op}, text, *t.opts.Timing, t.opts.Clock); err != nil {
+	if err := respawn.Submit(ctx, windowKeys{t, op}, text, t.opts.Timing, t.opts.Clock); err != nil {
 		return fmt.Errorf("submit to %s: %w", t.w.Address(), err)
 	}
 	return nil

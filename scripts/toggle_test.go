@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/internal/wait"
 )
@@ -37,7 +37,7 @@ func TestToggle(t *testing.T) {
 		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
 	}
 	os.Mkdir(filepath.Join(dir, "run"), 0o700)
-	paths, err := daemon.DefaultPaths(func(k string) string {
+	paths, err := api.DefaultPaths(func(k string) string {
 		for _, kv := range env {
 			if v, ok := strings.CutPrefix(kv, k+"="); ok {
 				return v
@@ -67,10 +67,10 @@ func TestToggle(t *testing.T) {
 }
 
 // stopDaemon ends the daemon a toggle started, by the pid it reports.
-func stopDaemon(paths daemon.Paths) {
+func stopDaemon(paths api.Paths) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	h, err := daemon.NewClient(paths.Socket).Health(ctx)
+	h, err := api.NewClient(paths.Socket).Health(ctx)
 	if err != nil {
 		return
 	}

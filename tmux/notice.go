@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/safetext"
 )
 
 // OptionNeeds is the window option codeman sets while a pane of the window
@@ -76,7 +78,7 @@ func Notice(ctx context.Context, r Runner, paneID, text string, bell bool) (int,
 	if v.Less(firstClientMessage) {
 		return 0, errors.Join(ErrNoticeUnsupported, ringBells(clients, bell))
 	}
-	literal := formatLiteral(oneLine(text))
+	literal := formatLiteral(safetext.Line(text))
 	var errs []error
 	told := 0
 	for _, c := range clients {
@@ -130,16 +132,6 @@ func ringBell(tty string) error {
 		return fmt.Errorf("ring the bell of %s: %w", tty, err)
 	}
 	return nil
-}
-
-// oneLine makes text fit a status line: control characters become spaces.
-func oneLine(text string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, text)
 }
 
 // formatLiteral escapes text so that display-message shows it as it is.

@@ -27,7 +27,9 @@ func TestNotice_ReachesAttachedClients(t *testing.T) {
 	}
 	client := ts.AttachClient("work")
 	msg := "codeman: 50% of %H #[bold] rm -rf #{pane_id} ##"
-	n, err := Notice(ctx, srv, pane, msg+"\nsecond line", true)
+	// A bidi override would show the command reordered; an OSC would
+	// retitle the person's terminal. Both are shown as escapes.
+	n, err := Notice(ctx, srv, pane, msg+"\nnext \u202e\x1b]0;x\a", true)
 	if strings.HasPrefix(ts.Version(), "3.2") {
 		// No message on one client's status line there; the bell rings.
 		if !errors.Is(err, ErrNoticeUnsupported) || n != 0 {
@@ -42,7 +44,7 @@ func TestNotice_ReachesAttachedClients(t *testing.T) {
 		t.Fatalf("Notice = %d, %v; want 1 client told", n, err)
 	}
 	wait.For(t, "the notice on the client's status line", 10*time.Second, func() bool {
-		return strings.Contains(client.Output(), "codeman: 50% of %H #[bold] rm -rf #{pane_id} ## second line")
+		return strings.Contains(client.Output(), `codeman: 50% of %H #[bold] rm -rf #{pane_id} ## next \u202e\x1b]0;x\x07`)
 	})
 	wait.For(t, "a bell on the client's terminal", 10*time.Second, func() bool {
 		return strings.Contains(client.Output(), "\a")

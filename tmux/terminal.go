@@ -28,17 +28,17 @@ const maxSendKeysBytes = 4096
 
 // TerminalOptions tunes a PaneTerminal.
 type TerminalOptions struct {
-	// Timing is how Submit types and verifies; nil means
+	// Timing is how Submit types and verifies, given once: the terminal
+	// keeps its own copy. The zero SendTiming means
 	// respawn.DefaultSendTiming.
-	Timing *respawn.SendTiming
+	Timing respawn.SendTiming
 	Runner Runner // runs commands; default the Server itself
 	Clock  clockwork.Clock
 }
 
 func (o TerminalOptions) withDefaults(srv Server) TerminalOptions {
-	if o.Timing == nil {
-		t := respawn.DefaultSendTiming()
-		o.Timing = &t
+	if o.Timing == (respawn.SendTiming{}) {
+		o.Timing = respawn.DefaultSendTiming()
 	}
 	if o.Runner == nil {
 		o.Runner = srv
@@ -73,7 +73,7 @@ func (t *PaneTerminal) Submit(ctx context.Context, text string) error {
 	if err := t.checkPane(); err != nil {
 		return err
 	}
-	if err := respawn.Submit(ctx, paneKeys{t}, text, *t.opts.Timing, t.opts.Clock); err != nil {
+	if err := respawn.Submit(ctx, paneKeys{t}, text, t.opts.Timing, t.opts.Clock); err != nil {
 		return fmt.Errorf("submit to pane %s: %w", t.pane, err)
 	}
 	return nil

@@ -73,7 +73,7 @@ func newFakeTerminal(changeAfter, retries int) (*PaneTerminal, *fakeRunner, *clo
 	timing := respawn.DefaultSendTiming()
 	timing.EnterRetries = retries
 	term := NewPaneTerminal(Server{Socket: "/unused"}, "%1", TerminalOptions{
-		Runner: runner, Clock: clock, Timing: &timing,
+		Runner: runner, Clock: clock, Timing: timing,
 	})
 	return term, runner, clock
 }

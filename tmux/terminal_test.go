@@ -199,8 +199,8 @@ func TestPaneTerminal_Snapshot(t *testing.T) {
 }
 
 // timing returns the default send timing changed by f.
-func timing(f func(*respawn.SendTiming)) *respawn.SendTiming {
+func timing(f func(*respawn.SendTiming)) respawn.SendTiming {
 	t := respawn.DefaultSendTiming()
 	f(&t)
-	return &t
+	return t
 }

@@ -7,7 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/internal/safetext"
 )
 
 const paneUsage = "PANE is %3, session:window.pane, tmux:SOCKET:%3 or screen:SESSION[:WINDOW]; default: the pane this runs in"
@@ -20,8 +21,8 @@ func attachCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{profileFlag, setFlag, attachAgentFlag},
 		Action: func(c *cli.Context) error {
-			var st daemon.PaneStatus
-			err := enable(c, true, func(client *daemon.Client, addr string) (err error) {
+			var st api.PaneStatus
+			err := enable(c, true, func(client *api.Client, addr string) (err error) {
 				st, err = client.Attach(c.Context, attachRequest(c, addr))
 				return err
 			})
@@ -64,8 +65,8 @@ func toggleCommand() *cli.Command {
 		Description: paneUsage,
 		Flags:       []cli.Flag{profileFlag, setFlag, attachAgentFlag},
 		Action: func(c *cli.Context) error {
-			var res daemon.ToggleResult
-			err := enable(c, false, func(client *daemon.Client, addr string) (err error) {
+			var res api.ToggleResult
+			err := enable(c, false, func(client *api.Client, addr string) (err error) {
 				res, err = client.Toggle(c.Context, attachRequest(c, addr))
 				return err
 			})
@@ -82,9 +83,9 @@ func toggleCommand() *cli.Command {
 	}
 }
 
-func printAttached(w io.Writer, st daemon.PaneStatus) error {
+func printAttached(w io.Writer, st api.PaneStatus) error {
 	_, err := fmt.Fprintf(w, "codeman: respawn on for %s %s\n  agent %s, profile %s, state %s, output via %s, AI checks %s\n",
-		st.Target, st.Pane, orDash(st.Agent), profileLabel(st.Profile), st.Status.State, st.Mode, st.Checker)
+		safetext.Line(st.Target), safetext.Line(st.Pane), orDash(st.Agent), safetext.Line(profileLabel(st.Profile)), st.Status.State, st.Mode, st.Checker)
 	return err
 }
 

@@ -10,10 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/codeman-dev/codeman/agents"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
-	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -28,8 +28,8 @@ var (
 
 // connect returns a client of the running daemon, starting one when start
 // is set and none runs.
-func connect(c *cli.Context, start bool) (*daemon.Client, daemon.Paths, error) {
-	paths, err := daemon.DefaultPaths(os.Getenv)
+func connect(c *cli.Context, start bool) (*api.Client, api.Paths, error) {
+	paths, err := api.DefaultPaths(os.Getenv)
 	if err != nil {
 		return nil, paths, err
 	}
@@ -39,8 +39,8 @@ func connect(c *cli.Context, start bool) (*daemon.Client, daemon.Paths, error) {
 			return nil, paths, fmt.Errorf("find own binary: %w", err)
 		}
 	}
-	client, err := daemon.Connect(c.Context, paths, exe)
-	if errors.Is(err, daemon.ErrNotRunning) {
+	client, err := api.Connect(c.Context, paths, exe)
+	if errors.Is(err, api.ErrNotRunning) {
 		return nil, paths, fmt.Errorf("%w\nTry: codeman attach (starts it) or codeman daemon", err)
 	}
 	return client, paths, err
@@ -48,7 +48,7 @@ func connect(c *cli.Context, start bool) (*daemon.Client, daemon.Paths, error) {
 
 // paneAndClient resolves the PANE argument and connects to the daemon,
 // starting it when start is set.
-func paneAndClient(c *cli.Context, start bool) (string, *daemon.Client, error) {
+func paneAndClient(c *cli.Context, start bool) (string, *api.Client, error) {
 	addr, err := resolvePane(c.Context, c.Args().First())
 	if err != nil {
 		return "", nil, err
@@ -61,12 +61,14 @@ func paneAndClient(c *cli.Context, start bool) (string, *daemon.Client, error) {
 // which the daemon checks in full: it resolves the pane itself, so a pane
 // named by its id (the tmux key binding's, or an address) costs no tmux
 // process here, and it applies the profile and --set values itself. The
-// request goes straight to the daemon on the user's socket; only when none
-// answers there does this connect as the other commands do, starting a
-// daemon when none runs (after checking the profile and --set values, with
-// check, so that a bad one starts none), and send it again: a request that
-// found no daemon reached none.
-func enable(c *cli.Context, check bool, req func(client *daemon.Client, addr string) error) error {
+// request goes to the running daemon, found by its health probe as the
+// other commands find it, so that a daemon that is stopped or stuck is
+// said so within seconds, while an attach that waits on a busy one's
+// adoption may take its time. Only when none runs does this start one
+// (after checking the profile and --set values, with check, so that a bad
+// one starts none) and send it there: a request that found no daemon
+// reached none.
+func enable(c *cli.Context, check bool, req func(client *api.Client, addr string) error) error {
 	addr, ok := tmux.PaneAddress(c.Args().First(), os.Getenv)
 	if !ok {
 		var err error
@@ -74,11 +76,15 @@ func enable(c *cli.Context, check bool, req func(client *daemon.Client, addr str
 			return err
 		}
 	}
-	paths, err := daemon.DefaultPaths(os.Getenv)
+	paths, err := api.DefaultPaths(os.Getenv)
 	if err != nil {
 		return err
 	}
-	if err := req(daemon.NewClient(paths.Socket), addr); !errors.Is(err, daemon.ErrNotRunning) {
+	client, err := api.Connect(c.Context, paths, "")
+	if err == nil {
+		err = req(client, addr)
+	}
+	if !errors.Is(err, api.ErrNotRunning) {
 		return err
 	}
 	if check {
@@ -86,7 +92,7 @@ func enable(c *cli.Context, check bool, req func(client *daemon.Client, addr str
 			return err
 		}
 	}
-	client, _, err := connect(c, true)
+	client, _, err = connect(c, true)
 	if err != nil {
 		return err
 	}
@@ -94,13 +100,13 @@ func enable(c *cli.Context, check bool, req func(client *daemon.Client, addr str
 }
 
 // attachRequest is the request of attach and toggle for addr.
-func attachRequest(c *cli.Context, addr string) daemon.AttachRequest {
+func attachRequest(c *cli.Context, addr string) api.AttachRequest {
 	sets := c.StringSlice(setFlag.Name)
 	if name := c.String(attachAgentFlag.Name); name != "" {
 		// Last, so that it wins over a --set of the same key.
 		sets = append(slices.Clone(sets), "agent="+name)
 	}
-	return daemon.AttachRequest{Pane: addr, Profile: c.String(profileFlag.Name), Sets: sets}
+	return api.AttachRequest{Pane: addr, Profile: c.String(profileFlag.Name), Sets: sets}
 }
 
 // resolvePane turns a PANE argument into a canonical address: a tmux

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/codeman-dev/codeman/config"
+	"github.com/codeman-dev/codeman/notify"
 )
 
 func configCommand() *cli.Command {
@@ -39,9 +42,32 @@ func configCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
+					if maskNotifySecrets(file) {
+						fmt.Fprintln(c.App.Writer, "# The secrets of [notify] show as …; the file keeps them.")
+					}
 					return file.Encode(c.App.Writer, c.String("profile"))
 				},
 			},
 		},
 	}
+}
+
+// maskNotifySecrets hides the secrets of the webhook URL, and of URLs
+// among the command's arguments, in what config print shows (the file is
+// not written): a terminal's scrollback, a pasted bug report or a screen
+// share must not carry them. It reports whether it hid anything.
+func maskNotifySecrets(file *config.File) bool {
+	n := &file.Notify
+	masked := notify.Mask(n.URL)
+	changed := masked != n.URL
+	n.URL = masked
+	n.Command = slices.Clone(n.Command)
+	for i, arg := range n.Command {
+		if strings.HasPrefix(arg, "https://") || strings.HasPrefix(arg, "http://") {
+			masked := notify.Mask(arg)
+			changed = changed || masked != arg
+			n.Command[i] = masked
+		}
+	}
+	return changed
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
 )
@@ -28,7 +29,7 @@ func daemonCommand() *cli.Command {
 				// tmux and the controllers they wake (BENCHMARKS.md).
 				runtime.GOMAXPROCS(1)
 			}
-			paths, err := daemon.DefaultPaths(os.Getenv)
+			paths, err := api.DefaultPaths(os.Getenv)
 			if err != nil {
 				return err
 			}
@@ -61,14 +62,14 @@ func daemonCommand() *cli.Command {
 }
 
 // readyPipe returns the daemon's Ready callback: it says "listening" on
-// errw, and when a client started this daemon (daemon.ReadyFDEnv), it
+// errw, and when a client started this daemon (api.ReadyFDEnv), it
 // tells that client through the pipe whether the start worked.
-func readyPipe(errw io.Writer, paths daemon.Paths) func(error) {
+func readyPipe(errw io.Writer, paths api.Paths) func(error) {
 	var pipe *os.File
-	if fd, err := strconv.Atoi(os.Getenv(daemon.ReadyFDEnv)); err == nil && fd > 2 {
+	if fd, err := strconv.Atoi(os.Getenv(api.ReadyFDEnv)); err == nil && fd > 2 {
 		syscall.CloseOnExec(fd) // no child of the daemon may hold it open
 		pipe = os.NewFile(uintptr(fd), "ready")
-		os.Unsetenv(daemon.ReadyFDEnv)
+		os.Unsetenv(api.ReadyFDEnv)
 	}
 	return func(err error) {
 		if err == nil {

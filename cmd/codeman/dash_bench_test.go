@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -23,17 +23,17 @@ import (
 // made-up panes, and streams the events the benchmark publishes.
 type fakeDaemon struct {
 	mu     sync.Mutex
-	panes  map[string]daemon.PaneStatus
-	events chan daemon.Event
+	panes  map[string]api.PaneStatus
+	events chan api.Event
 }
 
 func serveFakeDaemon(b *testing.B, socket string, n int) *fakeDaemon {
 	b.Helper()
-	f := &fakeDaemon{panes: map[string]daemon.PaneStatus{}, events: make(chan daemon.Event, 16)}
+	f := &fakeDaemon{panes: map[string]api.PaneStatus{}, events: make(chan api.Event, 16)}
 	since := time.Now().Add(-time.Hour)
 	for i := range n {
 		addr := fmt.Sprintf("tmux:/tmp/bench/default:%%%d", i)
-		f.panes[addr] = daemon.PaneStatus{
+		f.panes[addr] = api.PaneStatus{
 			Pane: addr, Target: fmt.Sprintf("bench-%03d:0.0 (%%%d)", i, i), Command: "claude", Mode: "control",
 			Status: respawn.Status{State: "watching", Since: since, Evidence: respawn.Evidence{Tokens: -1},
 				Decisions: []respawn.Decision{{At: since, Kind: respawn.DecisionState, From: "stopped", To: "watching", Reason: "started"}}},
@@ -41,7 +41,7 @@ func serveFakeDaemon(b *testing.B, socket string, n int) *fakeDaemon {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/health", func(w http.ResponseWriter, _ *http.Request) {
-		json.NewEncoder(w).Encode(daemon.Health{PID: os.Getpid(), Version: "bench", Socket: socket, Panes: n})
+		json.NewEncoder(w).Encode(api.Health{PID: os.Getpid(), Version: "bench", Socket: socket, Panes: n})
 	})
 	mux.HandleFunc("GET /v1/panes", func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
@@ -50,11 +50,11 @@ func serveFakeDaemon(b *testing.B, socket string, n int) *fakeDaemon {
 			json.NewEncoder(w).Encode(f.panes[addr])
 			return
 		}
-		var all []daemon.PaneStatus
+		var all []api.PaneStatus
 		for _, p := range f.panes {
 			all = append(all, p)
 		}
-		slices.SortFunc(all, func(a, b daemon.PaneStatus) int { return strings.Compare(a.Pane, b.Pane) })
+		slices.SortFunc(all, func(a, b api.PaneStatus) int { return strings.Compare(a.Pane, b.Pane) })
 		json.NewEncoder(w).Encode(all)
 	})
 	mux.HandleFunc("GET /v1/events", func(w http.ResponseWriter, r *http.Request) {
@@ -90,7 +90,7 @@ func (f *fakeDaemon) decide(addr, reason string) {
 	p.Status.Decisions = []respawn.Decision{{At: time.Now(), Kind: respawn.DecisionSkip, Reason: reason}}
 	f.panes[addr] = p
 	f.mu.Unlock()
-	f.events <- daemon.Event{At: time.Now(), Pane: addr, Kind: "decision"}
+	f.events <- api.Event{At: time.Now(), Pane: addr, Kind: "decision"}
 }
 
 // BenchmarkDash_Program runs the real codeman dash (the test binary as
@@ -110,7 +110,7 @@ func BenchmarkDash_Program(b *testing.B) {
 	b.Setenv("HOME", dir)
 	b.Setenv(asCodemanEnv, "1")
 	os.Mkdir(filepath.Join(dir, "run"), 0o700)
-	paths, err := daemon.DefaultPaths(os.Getenv)
+	paths, err := api.DefaultPaths(os.Getenv)
 	if err != nil {
 		b.Fatal(err)
 	}

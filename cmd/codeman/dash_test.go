@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/screen"
@@ -29,7 +29,7 @@ type dashRig struct {
 	work     string // pane id on A
 	far      string // pane id on B
 	screen   string // screen session, PID.name
-	client   *daemon.Client
+	client   *api.Client
 }
 
 func newDashRig(t *testing.T) *dashRig {
@@ -71,11 +71,11 @@ func newDashRig(t *testing.T) *dashRig {
 	r.far = r.b.NewSession("far", "sleep", "600")
 	r.screen = r.screenSession()
 
-	paths, err := daemon.DefaultPaths(os.Getenv)
+	paths, err := api.DefaultPaths(os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.client = daemon.NewClient(paths.Socket)
+	r.client = api.NewClient(paths.Socket)
 	t.Cleanup(r.stopDaemon)
 	for _, addr := range []string{r.addr(r.a, r.work), r.addr(r.b, r.far), "screen:" + r.screen + ":0"} {
 		r.codeman("attach", addr) // the first starts the daemon
@@ -227,4 +227,30 @@ func TestDash_InTmux(t *testing.T) {
 	if alt := strings.TrimSpace(r.a.Tmux("display-message", "-p", "-t", r.dashPane, "#{alternate_on}")); alt != "0" {
 		t.Fatalf("alternate screen still on after q: %s", alt)
 	}
+}
+
+// A dash started in a session no client is attached to (tmux
+// new-session -d, a script) is inside tmux all the same: Enter then
+// selects the pane in its session, and once a client attaches, Enter
+// switches that client to the pane.
+func TestDash_StartedWithoutClient(t *testing.T) {
+	r := newDashRig(t)
+	r.a.WaitFor(r.dashPane, func(s string) bool { return strings.Contains(s, "dash$") }, "the shell prompt", 10*time.Second)
+	r.keys(r.bin+" dash", "Enter")
+	work := "work:0.0 (" + r.work + ")"
+	r.waitScreen("the dash to list the panes", "codeman dash · 3 panes", work)
+
+	r.keys("/", "work:", "Enter", "Enter")
+	s := r.waitScreen("the answer to Enter without a client", "no tmux client showed the dash")
+	if strings.Contains(s, "not inside tmux") {
+		t.Fatalf("the dash says it is not inside tmux:\n%s", s)
+	}
+
+	client := r.a.AttachClient("dash").Name()
+	r.keys("Enter")
+	wait.For(t, "the client to show "+r.work, 10*time.Second, func() bool {
+		out, _ := r.a.Run("list-clients", "-F", "#{client_name} #{pane_id}")
+		return strings.Contains(out, client+" "+r.work)
+	})
+	r.keys("q")
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/demo"
 )
 
 func demoCommand() *cli.Command {
@@ -24,7 +24,7 @@ func demoCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("find own binary: %w", err)
 			}
-			return daemon.RunDemo(c.Context, daemon.DemoOptions{Exe: exe, Out: c.App.Writer, Timeout: c.Duration("timeout"), Keep: c.Bool("keep"), Agent: c.String("agent")})
+			return demo.Run(c.Context, demo.Options{Exe: exe, Out: c.App.Writer, Timeout: c.Duration("timeout"), Keep: c.Bool("keep"), Agent: c.String("agent")})
 		},
 	}
 }

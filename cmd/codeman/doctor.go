@@ -9,6 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/doctor"
+	"github.com/codeman-dev/codeman/internal/safetext"
 )
 
 func doctorCommand() *cli.Command {
@@ -21,7 +23,7 @@ func doctorCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("find own binary: %w", err)
 			}
-			rep := daemon.NewDoctor(exe, resolveVersion(), os.Getenv).Run(c.Context)
+			rep := doctor.New(exe, resolveVersion(), os.Getenv, daemon.EnabledPanes).Run(c.Context)
 			if c.Bool(jsonFlag.Name) {
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
@@ -41,13 +43,14 @@ func doctorCommand() *cli.Command {
 
 // printDoctor prints one line per check: its verdict, what it looked at,
 // what it found and what to do.
-func printDoctor(w io.Writer, rep daemon.DoctorReport) error {
+func printDoctor(w io.Writer, rep doctor.Report) error {
 	for _, c := range rep.Checks {
 		line := fmt.Sprintf("%-5s  %s: %s", c.Verdict, c.Name, c.Message)
 		if c.Fix != "" {
 			line += "; try: " + c.Fix
 		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
+		// Checks quote paths, pane titles and screen text: shown, never run.
+		if _, err := fmt.Fprintln(w, safetext.Text(line)); err != nil {
 			return err
 		}
 	}

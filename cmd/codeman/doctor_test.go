@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/doctor"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/internal/wait"
 )
@@ -45,7 +47,7 @@ func TestDoctor_AgainstDaemon(t *testing.T) {
 	srv.Tmux("set-option", "-p", "-t", good, "@codeman", "on")
 	srv.Tmux("set-option", "-p", "-t", bad, "@codeman", "no-such-profile")
 
-	paths, err := daemon.DefaultPaths(os.Getenv)
+	paths, err := api.DefaultPaths(os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,8 +68,8 @@ func TestDoctor_AgainstDaemon(t *testing.T) {
 			t.Errorf("daemon: %v", err)
 		}
 	})
-	client := daemon.NewClient(paths.Socket)
-	var panes []daemon.PaneStatus
+	client := api.NewClient(paths.Socket)
+	var panes []api.PaneStatus
 	var panesErr error
 	if err := wait.Until("the daemon to list both enabled panes", 10*time.Second, func() bool {
 		panes, panesErr = client.Panes(context.Background())
@@ -80,31 +82,31 @@ func TestDoctor_AgainstDaemon(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "doctor found 1 problem") {
 		t.Fatalf("doctor --json returned %v, want 1 problem\n%s", err, out)
 	}
-	var rep daemon.DoctorReport
+	var rep doctor.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("doctor --json: %v\n%s", err, out)
 	}
-	byName := map[string]daemon.Check{}
+	byName := map[string]doctor.Check{}
 	for _, c := range rep.Checks {
 		byName[c.Name] = c
 	}
 	goodAddr := "tmux:" + srv.Socket() + ":" + good
 	// tmux 3.2 is tested but shows no notice on a client's status line.
-	tmuxVerdict := daemon.VerdictOK
+	tmuxVerdict := doctor.VerdictOK
 	if strings.HasPrefix(srv.Version(), "3.2") {
-		tmuxVerdict = daemon.VerdictWarn
+		tmuxVerdict = doctor.VerdictWarn
 	}
 	for _, w := range []struct {
 		name    string
-		verdict daemon.Verdict
+		verdict doctor.Verdict
 		text    string
 	}{
 		{"tmux", tmuxVerdict, "tmux 3"},
 		{"tmux server " + srv.Socket(), tmuxVerdict, "runs tmux"},
-		{"daemon", daemon.VerdictOK, "controls 1 pane"},
-		{"daemon version", daemon.VerdictWarn, "the daemon runs codeman v0.0.1-old, this binary is " + resolveVersion()},
-		{"pane good:0.0 (" + good + ")", daemon.VerdictOK, "controlled"},
-		{"pane tmux:" + srv.Socket() + ":" + bad, daemon.VerdictError, `unknown profile "no-such-profile"`},
+		{"daemon", doctor.VerdictOK, "controls 1 pane"},
+		{"daemon version", doctor.VerdictWarn, "the daemon runs codeman v0.0.1-old, this binary is " + resolveVersion()},
+		{"pane good:0.0 (" + good + ")", doctor.VerdictOK, "controlled"},
+		{"pane tmux:" + srv.Socket() + ":" + bad, doctor.VerdictError, `unknown profile "no-such-profile"`},
 	} {
 		c, ok := byName[w.name]
 		if !ok || c.Verdict != w.verdict || !strings.Contains(c.Message, w.text) {

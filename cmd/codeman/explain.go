@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,7 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/internal/safetext"
 )
 
 func explainCommand() *cli.Command {
@@ -38,21 +40,31 @@ func explainCommand() *cli.Command {
 	}
 }
 
-func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
+// printExplain shows a pane's status to a person. Most of it is what the
+// pane put on screen, so every such field is one safe line, and the whole
+// is cleaned once more before it reaches the terminal.
+func printExplain(out io.Writer, p api.PaneStatus, now time.Time) error {
+	var w bytes.Buffer
+	writeExplain(&w, p, now)
+	_, err := io.WriteString(out, safetext.Text(w.String()))
+	return err
+}
+
+func writeExplain(w io.Writer, p api.PaneStatus, now time.Time) {
 	s, ev := p.Status, p.Status.Evidence
-	fmt.Fprintf(w, "%s  %s\n", p.Target, p.Pane)
+	fmt.Fprintf(w, "%s  %s\n", safetext.Line(p.Target), safetext.Line(p.Pane))
 	if p.Problem != "" {
-		_, err := fmt.Fprintf(w, "  not controlled since %s ago: %s\n  (enabled with profile %s; fix the cause, or codeman detach to forget it)\n",
-			since(now, p.ProblemAt), p.Problem, profileLabel(p.Profile))
-		return err
+		fmt.Fprintf(w, "  not controlled since %s ago: %s\n  (enabled with profile %s; fix the cause, or codeman detach to forget it)\n",
+			since(now, p.ProblemAt), safetext.Line(p.Problem), safetext.Line(profileLabel(p.Profile)))
+		return
 	}
-	fmt.Fprintf(w, "  running   %s (agent %s, profile %s, output via %s)\n", orDash(p.Command), orDash(p.Agent), profileLabel(p.Profile), p.Mode)
+	fmt.Fprintf(w, "  running   %s (agent %s, profile %s, output via %s)\n", safetext.Line(orDash(p.Command)), orDash(p.Agent), safetext.Line(profileLabel(p.Profile)), p.Mode)
 	fmt.Fprintf(w, "  state     %s for %s, %d cycle(s)%s\n", s.State, since(now, s.Since), s.Cycles, pausedSuffix(s.Paused))
 	if n := s.NeedsYou; n != nil {
-		fmt.Fprintf(w, "  NEEDS YOU %s for %s: %s\n", n.Kind, since(now, n.Since), n.Reason)
+		fmt.Fprintf(w, "  NEEDS YOU %s for %s: %s\n", n.Kind, since(now, n.Since), safetext.Line(n.Reason))
 	}
 	if s.Wait != "" {
-		fmt.Fprintf(w, "  waiting   %s\n", s.Wait)
+		fmt.Fprintf(w, "  waiting   %s\n", safetext.Line(s.Wait))
 	}
 	fmt.Fprintln(w, "evidence")
 	fmt.Fprintf(w, "  silence          %s since the last output\n", ev.Silence.Round(100*time.Millisecond))
@@ -65,7 +77,7 @@ func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
 	printScreen(w, "screen", ev.ScreenAge, ev.Working, ev.PromptBox, ev.PlanMenu, "", ev.Screen)
 	printLiveScreen(w, p.Live, now)
 	if ev.Blocker != "" {
-		fmt.Fprintf(w, "  blocked          %s\n", ev.Blocker)
+		fmt.Fprintf(w, "  blocked          %s\n", safetext.Line(ev.Blocker))
 	}
 	if ev.BackgroundWait > 0 {
 		fmt.Fprintf(w, "  background       %d agent(s) running\n", ev.BackgroundWait)
@@ -76,7 +88,7 @@ func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
 	}
 	fmt.Fprintf(w, "  hooks            %s", hooks)
 	if p.LastHook != "" {
-		fmt.Fprintf(w, "; last %s %s ago", p.LastHook, since(now, p.LastHookAt))
+		fmt.Fprintf(w, "; last %s %s ago", safetext.Line(p.LastHook), since(now, p.LastHookAt))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  AI checks        %s; idle %s; plan %s\n", p.Checker, gate(s.IdleCheck.Enabled, s.IdleCheck.Disabled, s.IdleCheck.Why, s.IdleCheck.Until, now), gate(s.PlanCheck.Enabled, s.PlanCheck.Disabled, s.PlanCheck.Why, s.PlanCheck.Until, now))
@@ -88,19 +100,18 @@ func printExplain(w io.Writer, p daemon.PaneStatus, now time.Time) error {
 	}
 	fmt.Fprintln(w, "decisions")
 	for _, d := range s.Decisions {
-		fmt.Fprintf(w, "  %s  %s\n", d.At.Local().Format("15:04:05"), d)
+		fmt.Fprintf(w, "  %s  %s\n", d.At.Local().Format("15:04:05"), safetext.Line(d.String()))
 	}
-	return nil
 }
 
 // printLiveScreen shows the screen as it is now, which may differ from the
 // one the controller last read: it reads the screen only to decide.
-func printLiveScreen(w io.Writer, l *daemon.LiveScreen, now time.Time) {
+func printLiveScreen(w io.Writer, l *api.LiveScreen, now time.Time) {
 	switch {
 	case l == nil:
 		return
 	case l.Error != "":
-		fmt.Fprintf(w, "  screen now       unreadable: %s\n", l.Error)
+		fmt.Fprintf(w, "  screen now       unreadable: %s\n", safetext.Line(l.Error))
 		return
 	}
 	var also []string

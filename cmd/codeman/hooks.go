@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -213,11 +214,14 @@ func hooksStatus(c *cli.Context) error {
 	}
 	printEntries(w, "missing", st.Missing)
 	printEntries(w, "outdated", st.Outdated)
+	printEntries(w, "copies", st.Copies)
 	switch {
 	case st.UpToDate():
 		fmt.Fprintln(w, "state: installed and up to date")
 	case len(st.Installed) == 0:
 		fmt.Fprintln(w, "state: not installed; run: codeman hooks install")
+	case len(st.Copies) > 0:
+		fmt.Fprintf(w, "state: installed, and %s of codeman's hooks run as well; run: codeman hooks install to keep one of each, or codeman hooks uninstall\n", copiesCount(st.Copies))
 	default:
 		fmt.Fprintln(w, "state: out of date; run: codeman hooks install")
 	}
@@ -238,11 +242,34 @@ func printEntries(w io.Writer, label string, entries []hooks.Entry) {
 	if len(entries) == 0 {
 		return
 	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.String()
+	fmt.Fprintf(w, "  %s: %s\n", label, hooks.EntryList(entries))
+}
+
+// copiesCount says how many copies there are.
+func copiesCount(copies []hooks.Entry) string {
+	if len(copies) == 1 {
+		return "1 copy"
 	}
-	fmt.Fprintf(w, "  %s: %s\n", label, strings.Join(names, ", "))
+	return fmt.Sprintf("%d copies", len(copies))
+}
+
+// disabledBy names the line of config.toml that disables a handler.
+func disabledBy(configPath string, line int) string {
+	if line == 0 {
+		return configPath + " sets enabled = false for it"
+	}
+	return fmt.Sprintf("%s:%d sets enabled = false", configPath, line)
+}
+
+// countTrust counts the handlers in any of the trust states.
+func countTrust(st codex.StatusReport, states ...string) int {
+	n := 0
+	for _, h := range st.Handlers {
+		if slices.Contains(states, h.Trust) {
+			n++
+		}
+	}
+	return n
 }
 
 func printBackup(w io.Writer, backup string) {
@@ -306,6 +333,10 @@ func codexInstall(c *cli.Context) error {
 	default:
 		fmt.Fprintf(w, "  already trusted in %s\n", rep.ConfigPath)
 	}
+	for _, d := range rep.Disabled {
+		fmt.Fprintf(w, "  but %s is disabled: %s, so Codex does not run it; codeman leaves that line to you: remove it, or enable the hook in Codex's /hooks\n",
+			d.Event, disabledBy(rep.ConfigPath, d.Line))
+	}
 	printFallback(w, hooks.InstallOptions{Binary: opts.Binary, Handler: opts.Handler})
 	if rep.Changed || rep.ConfigChanged {
 		fmt.Fprintln(w, codexRestartNote)
@@ -362,11 +393,21 @@ func codexStatus(c *cli.Context) error {
 	}
 	printEntries(w, "missing", st.Missing)
 	printEntries(w, "outdated", st.Outdated)
+	printEntries(w, "copies", st.Copies)
+	disabled := st.Disabled()
+	for _, h := range disabled {
+		fmt.Fprintf(w, "  disabled: %s (%s)\n", h.Event, disabledBy(st.ConfigPath, h.Line))
+	}
 	switch {
 	case st.UpToDate():
 		fmt.Fprintln(w, "state: installed, up to date and trusted")
 	case len(st.Installed) == 0:
 		fmt.Fprintln(w, "state: not installed; run: codeman hooks install --agent codex")
+	case len(st.Copies) > 0:
+		fmt.Fprintf(w, "state: installed, and %s of codeman's hooks run as well; run: codeman hooks install --agent codex to keep one of each, or codeman hooks uninstall --agent codex\n", copiesCount(st.Copies))
+	case st.StatusReport.UpToDate() && len(disabled) > 0 && countTrust(st, codex.TrustTrusted, codex.TrustDisabled) == len(st.Handlers):
+		fmt.Fprintf(w, "state: installed and trusted, but %d disabled in %s, which Codex does not run: remove the enabled = false line named above (codeman leaves it to you), or enable them in Codex's /hooks\n",
+			len(disabled), st.ConfigPath)
 	case st.StatusReport.UpToDate():
 		fmt.Fprintln(w, "state: installed but not all trusted; run: codeman hooks install --agent codex, or trust them in Codex's /hooks")
 	default:

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,5 +159,137 @@ func TestHooks_AgentErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("codeman %s: err = %v, want %q", strings.Join(tc.args, " "), err, tc.want)
 		}
+	}
+}
+
+// codeman hooks install run ten times at once, as ten processes, leaves
+// one set of hooks; status then says installed, and one uninstall removes
+// the file they created.
+func TestHooksInstall_Parallel(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	settings := filepath.Join(home, ".claude", "settings.json")
+	env := append(os.Environ(), asCodemanEnv+"=1", "HOME="+home, "CLAUDE_CONFIG_DIR=")
+	run := func(n int, args ...string) {
+		t.Helper()
+		cmds := make([]*exec.Cmd, n)
+		outs := make([]bytes.Buffer, n)
+		for i := range cmds {
+			cmds[i] = exec.Command(self, args...)
+			cmds[i].Env = env
+			cmds[i].Stdout, cmds[i].Stderr = &outs[i], &outs[i]
+			if err := cmds[i].Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, c := range cmds {
+			if err := c.Wait(); err != nil {
+				t.Errorf("codeman %s: %v\n%s", strings.Join(args, " "), err, outs[i].String())
+			}
+		}
+	}
+	count := func() int {
+		data, err := os.ReadFile(settings)
+		if os.IsNotExist(err) {
+			return 0
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Count(string(data), `"command": "`+self+` hook"`)
+	}
+	const parallel = 10
+	run(parallel, "hooks", "install")
+	if n := count(); n != 11 {
+		t.Errorf("%d parallel installs left %d hooks of codeman's, want 11", parallel, n)
+	}
+	cmd := exec.Command(self, "hooks", "status")
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "state: installed and up to date") {
+		t.Errorf("status: %v\n%s", err, out)
+	}
+	run(1, "hooks", "uninstall")
+	if data, err := os.ReadFile(settings); !os.IsNotExist(err) {
+		t.Errorf("uninstall left the settings file the installs created: %q, %v", data, err)
+	}
+}
+
+// Copies of codeman's hooks are shown, and install keeps one of each.
+func TestHooksStatus_Copies(t *testing.T) {
+	_, settings := fakeInstall(t)
+	runCodeman(t, "hooks", "install")
+	data, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doubled := strings.Replace(string(data), `"Stop": [`, `"Stop": [`+stopGroup(t, data)+`,`, 1)
+	if err := os.WriteFile(settings, []byte(doubled), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runCodeman(t, "hooks", "status")
+	checkContains(t, "status output", out, "copies: Stop", "state: installed, and 1 copy of codeman's hooks run as well", "codeman hooks install to keep one of each")
+	out = runCodeman(t, "hooks", "install")
+	checkContains(t, "install output", out, "removed: Stop")
+	checkContains(t, "status output", runCodeman(t, "hooks", "status"), "state: installed and up to date")
+}
+
+// stopGroup is the Stop group of a settings file, as JSON.
+func stopGroup(t *testing.T, settings []byte) string {
+	t.Helper()
+	var doc struct {
+		Hooks map[string][]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(settings, &doc); err != nil || len(doc.Hooks["Stop"]) == 0 {
+		t.Fatalf("no Stop group (%v) in\n%s", err, settings)
+	}
+	return string(doc.Hooks["Stop"][0])
+}
+
+// A leftover enabled = false at codeman's Stop key: install says so, with
+// the line, instead of "already trusted", and status says what is wrong
+// rather than to run install again.
+func TestHooks_CodexDisabled(t *testing.T) {
+	bin, _ := fakeInstall(t)
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	writeExecutable(t, filepath.Join(filepath.Dir(bin), hooks.HandlerName))
+	config := filepath.Join(home, "config.toml")
+	stop := codexhooks.StateKey(filepath.Join(home, "hooks.json"), "Stop", 0, 0)
+	if err := os.WriteFile(config, []byte("[hooks.state.\""+stop+"\"]\nenabled = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runCodeman(t, "hooks", "install", "--agent", "codex")
+	checkContains(t, "install output", out, "but Stop is disabled: "+config+":2 sets enabled = false", "remove it, or enable the hook in Codex's /hooks")
+	out = runCodeman(t, "hooks", "install", "--agent", "codex")
+	checkContains(t, "second install output", out, "already trusted", "but Stop is disabled: "+config+":3 sets enabled = false")
+	out = runCodeman(t, "hooks", "status", "--agent", "codex")
+	checkContains(t, "status output", out, "disabled: Stop ("+config+":3 sets enabled = false)", "state: installed and trusted, but 1 disabled")
+	if strings.Contains(out, "run: codeman hooks install") {
+		t.Errorf("status tells to run install, which leaves the line:\n%s", out)
+	}
+}
+
+// A config.toml the trust cannot be written into stops the install before
+// hooks.json is written, so Codex never shows codeman's hooks for review.
+func TestHooks_CodexRefusedConfig(t *testing.T) {
+	fakeInstall(t)
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	config := filepath.Join(home, "config.toml")
+	if err := os.WriteFile(config, []byte("hooks = { state = {} }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	app := newApp()
+	app.Writer = new(bytes.Buffer)
+	err := app.Run([]string{"codeman", "hooks", "install", "--agent", "codex"})
+	if err == nil || !strings.Contains(err.Error(), config+":1: hooks is an inline table") {
+		t.Fatalf("install: %v, want an error naming %s:1", err, config)
+	}
+	if _, err := os.Stat(filepath.Join(home, "hooks.json")); !os.IsNotExist(err) {
+		t.Errorf("hooks.json written by a refused install: %v", err)
 	}
 }

@@ -1,20 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon"
-	"github.com/codeman-dev/codeman/daemon/history"
+	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/history"
+	"github.com/codeman-dev/codeman/internal/safetext"
 )
 
 // Flags of the commands that read the pane histories (log, report).
@@ -44,44 +46,78 @@ func logCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			recs, err := history.Read(dir, pane, from)
-			if err != nil {
-				return err
-			}
-			recs = slices.DeleteFunc(recs, func(r history.Record) bool { return !r.At.Before(to) })
-			if c.Bool(jsonFlag.Name) {
-				enc := json.NewEncoder(c.App.Writer)
-				for _, r := range recs {
-					if err := enc.Encode(r); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			return printLog(c.App.Writer, recs)
+			return printHistory(c, dir, pane, from, to)
 		},
 	}
 }
 
-// printLog prints one line per record: the time, the pane, what happened.
-func printLog(w io.Writer, recs []history.Record) error {
-	addrs := make([]string, len(recs))
-	for i, r := range recs {
-		addrs[i] = r.Pane
+// printHistory prints the records of pane ("" every pane) from from to
+// to as they are read, in bounded memory however large the histories,
+// then says on stderr how many lines were skipped.
+func printHistory(c *cli.Context, dir, pane string, from, to time.Time) error {
+	out := bufio.NewWriter(c.App.Writer)
+	show, err := logPrinter(out, dir, pane, c.Bool(jsonFlag.Name))
+	if err != nil {
+		return err
 	}
-	labels := daemon.ServerLabels(addrs)
-	for _, r := range recs {
-		if _, err := fmt.Fprintf(w, "%s  %s  %s\n", r.At.Local().Format(time.DateTime), paneTarget(r.Pane, labels), r); err != nil {
-			return err
+	skipped, err := history.Each(dir, pane, from, func(r history.Record) error {
+		if !r.At.Before(to) {
+			return nil
+		}
+		return show(r)
+	})
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	reportSkipped(c, dir, skipped)
+	return nil
+}
+
+// reportSkipped says on stderr how many lines of the histories in dir a
+// read passed over, if any.
+func reportSkipped(c *cli.Context, dir string, skipped history.Skipped) {
+	if skipped.Lines() > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "codeman %s: skipped %d %s of the histories in %s: %d longer than %d MiB, %d not records (cut short by a crash, or corrupt)\n",
+			c.Command.Name, skipped.Lines(), plural(skipped.Lines(), "line", "lines"), safetext.Line(dir), skipped.Long, history.MaxLine>>20, skipped.Corrupt)
+	}
+}
+
+// logPrinter returns what prints one record: a JSON line, or for a
+// person one line of the time, the pane and what happened. Panes are told
+// apart by their server's label when the histories (of pane, when given)
+// hold panes of several servers, whichever the window shows: a pane is
+// named alike whatever --since says, and nothing is read twice.
+func logPrinter(w io.Writer, dir, pane string, asJSON bool) (func(history.Record) error, error) {
+	if asJSON {
+		enc := json.NewEncoder(w) // escapes every control character: the output stays data
+		return func(r history.Record) error { return enc.Encode(r) }, nil
+	}
+	panes := []string{pane}
+	if pane == "" {
+		var err error
+		if panes, err = history.Panes(dir); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	labels := api.ServerLabels(panes)
+	return func(r history.Record) error { return printRecord(w, r, labels) }, nil
+}
+
+// printRecord prints one record for a person. The pane's address and
+// everything the record says come from panes and agents, so each is shown
+// through safetext: a terminal escape in a prompt is printed, not played.
+func printRecord(w io.Writer, r history.Record, labels map[string]string) error {
+	_, err := fmt.Fprintf(w, "%s  %s  %s\n", r.At.Local().Format(time.DateTime), safetext.Line(paneTarget(r.Pane, labels)), safetext.Line(r.String()))
+	return err
 }
 
 // paneTarget names a pane as a person does: %3 (with its server's label
 // when several servers show up), screen 123.work:0, or the address.
 func paneTarget(addr string, labels map[string]string) string {
-	if sock := daemon.TmuxSocket(addr); sock != "" {
+	if sock := api.TmuxSocket(addr); sock != "" {
 		id := addr[len("tmux:"+sock+":"):]
 		if l := labels[sock]; l != "" {
 			return l + " " + id
@@ -98,7 +134,7 @@ func paneTarget(addr string, labels map[string]string) string {
 func historyWindow(c *cli.Context, now time.Time) (dir string, from, to time.Time, err error) {
 	dir = c.String(historyFlag.Name)
 	if dir == "" {
-		dir = daemon.HistoryDir(os.Getenv)
+		dir = api.HistoryDir(os.Getenv)
 	}
 	if from, err = parseWhen(c.String("since"), now); err != nil {
 		return "", from, to, fmt.Errorf("--since: %w", err)
@@ -159,10 +195,37 @@ func historyPane(c *cli.Context, dir string) (string, error) {
 			match = append(match, p)
 		}
 	}
-	if len(match) == 1 {
+	switch len(match) {
+	case 0:
+		return "", err
+	case 1:
 		return match[0], nil
 	}
-	return "", err
+	return "", ambiguousPane(arg, err, match)
+}
+
+// ambiguousPane says which panes of the histories arg names, with their
+// servers, and how to name one; why is why arg names no pane now.
+func ambiguousPane(arg string, why error, match []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s names no pane now (%s) but %d panes in the histories:", safetext.Line(arg), safetext.Line(why.Error()), len(match))
+	for _, m := range match {
+		fmt.Fprintf(&b, "\n  %s", safetext.Line(m))
+		if sock := api.TmuxSocket(m); sock != "" {
+			fmt.Fprintf(&b, "  (the tmux server on socket %s)", safetext.Line(sock))
+		}
+	}
+	fmt.Fprintf(&b, "\nname one by its address, as in: codeman log %s", shellQuote(safetext.Line(match[0])))
+	return errors.New(b.String())
+}
+
+// shellQuote quotes s for a POSIX shell when it holds more than the
+// characters that need no quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%+,-./:=@_") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // historyMatch reports whether arg names the pane at addr without asking

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,8 +11,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/codeman-dev/codeman/daemon"
-	"github.com/codeman-dev/codeman/daemon/history"
+	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/history"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -38,7 +39,7 @@ func historyEnv(t *testing.T) (home string) {
 // home, the last record a minute before now.
 func writeHistory(t *testing.T, home string, now time.Time) {
 	t.Helper()
-	dir := daemon.HistoryDir(func(k string) string {
+	dir := api.HistoryDir(func(k string) string {
 		if k == "XDG_STATE_HOME" {
 			return home
 		}
@@ -114,5 +115,132 @@ func TestLog(t *testing.T) {
 	}
 	if got := run(t, "log", "--until", "90m"); strings.Count(got, "\n") != 1 {
 		t.Fatalf("log --until 90m: want the not-adopted line only:\n%s", got)
+	}
+}
+
+// runApp runs the CLI with args and returns its stdout, its stderr and
+// its error.
+func runApp(args ...string) (stdout, stderr string, err error) {
+	var out, errOut bytes.Buffer
+	app := newApp()
+	app.Writer, app.ErrWriter = &out, &errOut
+	err = app.Run(append([]string{"codeman"}, args...))
+	return out.String(), errOut.String(), err
+}
+
+// historyDirOf is the history dir of the state dir home.
+func historyDirOf(home string) string {
+	return api.HistoryDir(func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return home
+		}
+		return ""
+	})
+}
+
+// writeRecords writes recs to the histories of the state dir home.
+func writeRecords(t *testing.T, home string, recs ...history.Record) {
+	t.Helper()
+	w, err := history.Open(history.Options{Dir: historyDirOf(home), MaxAge: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		w.Write(r)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// What a pane or an agent put in a record (a permission prompt's command,
+// a question, the pane's address) reaches the terminal with its escapes
+// spelled out, never played; --json keeps it as data.
+func TestLog_PaneTextEscaped(t *testing.T) {
+	home := historyEnv(t)
+	now := time.Now().Add(-time.Minute)
+	const evilPane = "tmux:/tmp/tmux-1000/x\x1b[2J:%7"
+	writeRecords(t, home,
+		history.Record{At: now, Pane: histPane, Kind: history.KindNeedsYou, Reason: "permission: run \x1b]52;c;cm0gLXJmIH4=\x07rm -rf ~ \u202eevil"},
+		history.Record{At: now, Pane: histPane, Kind: history.KindDecision, Decision: &respawn.Decision{At: now, Kind: respawn.DecisionSend, Step: respawn.StepUpdate, Text: "a\x1b[31mred", Reason: "cycle \u009b1"}},
+		history.Record{At: now.Add(time.Second), Pane: evilPane, Kind: history.KindAttach, Reason: "question: \x1b[1mproceed?"},
+	)
+	out, _, err := runApp("log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out, "\x1b\x07\u202e\u009b") {
+		t.Fatalf("codeman log printed a control character raw:\n%q", out)
+	}
+	for _, want := range []string{`permission: run \x1b]52;c;cm0gLXJmIH4=\x07rm -rf ~ \u202eevil`, `question: \x1b[1mproceed?`, `[x\x1b[2J] %7`, `\x9b1`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("codeman log lacks %q:\n%s", want, out)
+		}
+	}
+	js, _, err := runApp("log", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(js, "\x1b\x07") || !strings.Contains(js, `\u001b]52;c;`) {
+		t.Fatalf("codeman log --json:\n%q\nwant the controls as JSON escapes", js)
+	}
+	var r history.Record
+	if err := json.Unmarshal([]byte(strings.SplitN(js, "\n", 2)[0]), &r); err != nil || !strings.Contains(r.Reason, "\x1b]52;") {
+		t.Fatalf("the JSON record %+v, %v: want the reason as the pane wrote it", r, err)
+	}
+}
+
+// A pane id that panes of several tmux servers, all gone, had is named
+// as ambiguous: which addresses it matches, and how to name one.
+func TestLog_AmbiguousPaneID(t *testing.T) {
+	home := historyEnv(t)
+	now := time.Now().Add(-time.Minute)
+	const a, b = "tmux:/tmp/tmux-1000/default:%1", "tmux:/tmp/tmux-1000/work:%1"
+	writeRecords(t, home,
+		history.Record{At: now, Pane: a, Kind: history.KindAttach, Reason: "profile default"},
+		history.Record{At: now, Pane: b, Kind: history.KindAttach, Reason: "profile default"},
+	)
+	_, _, err := runApp("log", "%1")
+	if err == nil {
+		t.Fatal("codeman log %1 found one pane among two")
+	}
+	for _, want := range []string{"%1 names no pane now", "2 panes in the histories", a, b,
+		"socket /tmp/tmux-1000/default", "socket /tmp/tmux-1000/work", "codeman log " + a} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if out, _, err := runApp("log", b); err != nil || !strings.Contains(out, "attach: profile default") {
+		t.Fatalf("codeman log %s = %q, %v", b, out, err)
+	}
+}
+
+// Lines of a history that are too long or are not records are skipped,
+// counted on stderr, and the records around them printed.
+func TestLog_SkippedLinesCounted(t *testing.T) {
+	home := historyEnv(t)
+	now := time.Now().Add(-time.Minute)
+	writeRecords(t, home, history.Record{At: now, Pane: histPane, Kind: history.KindAttach, Reason: "profile default"})
+	matches, _ := filepath.Glob(filepath.Join(historyDirOf(home), "*.jsonl"))
+	if len(matches) != 1 {
+		t.Fatalf("history files %q, want 1", matches)
+	}
+	f, err := os.OpenFile(matches[0], os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("{\"v\":1,corrupt\n" + strings.Repeat("y", history.MaxLine+1) + "\n")
+	f.Close()
+	writeRecords(t, home, history.Record{At: now.Add(time.Second), Pane: histPane, Kind: history.KindDetach, Reason: "daemon stopping"})
+
+	out, errOut, err := runApp("log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "attach: profile default") || !strings.Contains(out, "detach: daemon stopping") {
+		t.Fatalf("codeman log:\n%s\nwant both records", out)
+	}
+	if want := "skipped 2 lines of the histories in " + historyDirOf(home) + ": 1 longer than 4 MiB, 1 not records"; !strings.Contains(errOut, want) {
+		t.Fatalf("stderr %q, want %q", errOut, want)
 	}
 }

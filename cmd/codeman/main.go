@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/codeman-dev/codeman/internal/safetext"
 )
 
 // Exit codes.
@@ -18,7 +20,8 @@ const (
 
 func main() {
 	if err := newApp().Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "codeman:", err)
+		// An error can quote a pane's title or a file's content.
+		fmt.Fprintln(os.Stderr, "codeman:", safetext.Text(err.Error()))
 		os.Exit(exitError)
 	}
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"time"
+	"sync"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon/notify"
+	"github.com/codeman-dev/codeman/internal/safetext"
+	"github.com/codeman-dev/codeman/notify"
 )
 
 func notifyCommand() *cli.Command {
@@ -25,8 +27,13 @@ func notifyCommand() *cli.Command {
 	}
 }
 
+// notifyClock times notify test: its channels' bounds and the webhook's
+// timeouts and backoff.
+var notifyClock = clockwork.NewRealClock()
+
 // notifyTest sends a test message through every configured channel at
-// once and prints one line per channel.
+// once and prints one line per channel, and a line on stderr for each
+// retry while it waits.
 func notifyTest(c *cli.Context) error {
 	file, err := loadConfig()
 	if err != nil {
@@ -37,7 +44,15 @@ func notifyTest(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	chans, err := file.NotifyOptions().Channels()
+	opts := file.NotifyOptions()
+	opts.Clock = notifyClock
+	var mu sync.Mutex // channels retry at once
+	opts.OnRetry = func(r notify.Retry) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", r.Channel, safetext.Line(r.String()))
+	}
+	chans, err := opts.Channels()
 	if err != nil {
 		return fmt.Errorf("%s: %w", file.Path, err)
 	}
@@ -49,10 +64,10 @@ func notifyTest(c *cli.Context) error {
 		fmt.Fprintf(w, "note: %s sends no notification (enabled = false); testing the channels anyway\n", profileName(profile))
 	}
 	failed := 0
-	for _, r := range notify.Test(c.Context, chans, notify.TestMessage(time.Now())) {
+	for _, r := range notify.Test(c.Context, notifyClock, chans, notify.TestMessage(notifyClock.Now())) {
 		if r.Err != nil {
 			failed++
-			fmt.Fprintf(w, "%s: error: %v\n", r.Channel, r.Err)
+			fmt.Fprintf(w, "%s: error: %s\n", r.Channel, safetext.Line(r.Err.Error()))
 		} else {
 			fmt.Fprintf(w, "%s: ok\n", r.Channel)
 		}

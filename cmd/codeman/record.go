@@ -12,7 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/respawn/replay"
 )
 
@@ -59,13 +59,13 @@ func recordCommand() *cli.Command {
 type castRecorder struct {
 	file  *os.File
 	w     *replay.Writer
-	start daemon.RecordEvent
+	start api.RecordEvent
 	last  float64 // a cast's times never go back; a marker may be older than output already written
 }
 
-func (r *castRecorder) add(ev daemon.RecordEvent) error {
+func (r *castRecorder) add(ev api.RecordEvent) error {
 	if r.w == nil {
-		if ev.Kind != daemon.RecordSize {
+		if ev.Kind != api.RecordSize {
 			return fmt.Errorf("recording starts with %q, want the pane's size", ev.Kind)
 		}
 		w, h, err := parseSize(ev.Data)
@@ -79,9 +79,9 @@ func (r *castRecorder) add(ev daemon.RecordEvent) error {
 	at := max(ev.At.Sub(r.start.At).Seconds(), r.last)
 	r.last = at
 	switch ev.Kind {
-	case daemon.RecordOutput:
+	case api.RecordOutput:
 		return r.w.Output(at, []byte(ev.Data))
-	case daemon.RecordMarker:
+	case api.RecordMarker:
 		return r.w.Write(at, "m", ev.Data)
 	}
 	return nil // a kind of a newer daemon

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/respawn/replay"
 )
 
@@ -21,11 +21,11 @@ func TestCastRecorder(t *testing.T) {
 	}
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	rec := &castRecorder{file: f}
-	for _, ev := range []daemon.RecordEvent{
-		{At: t0, Kind: daemon.RecordSize, Data: "120x40"},
-		{At: t0, Kind: daemon.RecordOutput, Data: "\x1b[H\x1b[2J❯ "},
-		{At: t0.Add(2 * time.Second), Kind: daemon.RecordOutput, Data: "working"},
-		{At: t0.Add(time.Second), Kind: daemon.RecordMarker, Data: `hook:{"hook_event_name":"Stop"}`},
+	for _, ev := range []api.RecordEvent{
+		{At: t0, Kind: api.RecordSize, Data: "120x40"},
+		{At: t0, Kind: api.RecordOutput, Data: "\x1b[H\x1b[2J❯ "},
+		{At: t0.Add(2 * time.Second), Kind: api.RecordOutput, Data: "working"},
+		{At: t0.Add(time.Second), Kind: api.RecordMarker, Data: `hook:{"hook_event_name":"Stop"}`},
 	} {
 		if err := rec.add(ev); err != nil {
 			t.Fatal(err)
@@ -44,7 +44,7 @@ func TestCastRecorder(t *testing.T) {
 	if m := c.Events[2]; m.Kind != "m" || m.Time != 2 {
 		t.Fatalf("marker %+v, want kind m at 2s", m)
 	}
-	if err := (&castRecorder{file: f}).add(daemon.RecordEvent{Kind: daemon.RecordOutput}); err == nil {
+	if err := (&castRecorder{file: f}).add(api.RecordEvent{Kind: api.RecordOutput}); err == nil {
 		t.Fatal("a recording without its size first was accepted")
 	}
 }

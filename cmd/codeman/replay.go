@@ -9,10 +9,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon/history"
+	"github.com/codeman-dev/codeman/agents"
+	"github.com/codeman-dev/codeman/history"
 	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/internal/safetext"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
 	"github.com/codeman-dev/codeman/respawn/replay"
 )
 
@@ -31,11 +32,11 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			pat, err := respawn.CompilePatterns(file.Patterns)
+			agent, err := replayAgent(c, cfg.Agent)
 			if err != nil {
 				return err
 			}
-			agent, err := replayAgent(c, cfg.Agent)
+			reader, err := agent.New(file.Patterns)
 			if err != nil {
 				return err
 			}
@@ -49,7 +50,7 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := replay.Options{Config: cfg, Agent: agent.New(pat), Interpret: hooks.InterpretPayload}
+			opts := replay.Options{Config: cfg, Agent: reader, Interpret: hooks.InterpretPayload}
 			var hist *replayHistory
 			if dir := c.String("history"); dir != "" {
 				if hist, err = openReplayHistory(dir, rec, &opts); err != nil {
@@ -70,7 +71,7 @@ func replayCommand() *cli.Command {
 				if c.Bool("json") {
 					err = enc.Encode(e)
 				} else {
-					_, err = fmt.Fprintln(c.App.Writer, e)
+					_, err = fmt.Fprintln(c.App.Writer, safetext.Line(fmt.Sprint(e)))
 				}
 				if err != nil {
 					return err

@@ -12,7 +12,7 @@ import (
 // fresh conversation is /new.
 func TestReplay_Agent(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user config
-	cast := filepath.Join("..", "..", "respawn", "testdata", "codex", "turn-ends-0.171.0.cast")
+	cast := filepath.Join("..", "..", "agents", "codex", "testdata", "turn-ends-0.171.0.cast")
 	if _, err := os.Stat(cast); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon/history"
+	"github.com/codeman-dev/codeman/history"
+	"github.com/codeman-dev/codeman/internal/safetext"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -20,20 +21,20 @@ func reportCommand() *cli.Command {
 		Name:  "report",
 		Usage: "digest the pane histories: cycles, where the time went, sends, holds and warnings per pane (no daemon needed)",
 		Description: "Time is working (Claude works, or runs a cycle's steps), idle, waiting on limits, needing a person, or not " +
-			"controlled; package daemon/history says how each record counts.",
+			"controlled; package history says how each record counts.",
 		Flags: []cli.Flag{sinceFlag("12h"), untilFlag, historyFlag, jsonFlag},
 		Action: func(c *cli.Context) error {
 			dir, from, to, err := historyWindow(c, time.Now())
 			if err != nil {
 				return err
 			}
-			// Everything kept: where a pane stood at from lies in the
-			// records before it.
-			recs, err := history.Read(dir, "", time.Time{})
+			// Everything kept, streamed: where a pane stood at from lies
+			// in the records before it.
+			digests, skipped, err := history.ReportDir(dir, from, to)
 			if err != nil {
 				return err
 			}
-			digests := history.Report(recs, from, to)
+			reportSkipped(c, dir, skipped)
 			if c.Bool(jsonFlag.Name) {
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
@@ -56,9 +57,9 @@ func printReport(w io.Writer, digests []history.Digest) error {
 		}
 		span := d.To.Sub(d.From)
 		if target := paneTarget(d.Pane, nil); target != d.Pane {
-			fmt.Fprintf(&b, "%s  %s\n", target, d.Pane)
+			fmt.Fprintf(&b, "%s  %s\n", safetext.Line(target), safetext.Line(d.Pane))
 		} else {
-			fmt.Fprintln(&b, d.Pane)
+			fmt.Fprintln(&b, safetext.Line(d.Pane))
 		}
 		fmt.Fprintf(&b, "  span      %s to %s (%s)\n", d.From.Local().Format(time.DateTime), d.To.Local().Format(time.DateTime), roundDuration(span))
 		fmt.Fprintf(&b, "  cycles    %d completed, %d started\n", d.Cycles.Completed, d.Cycles.Started)
@@ -73,7 +74,7 @@ func printReport(w io.Writer, digests []history.Digest) error {
 			fmt.Fprintf(&b, "  other     %d records of kinds this codeman does not read\n", d.Other)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safetext.Text(b.String()))
 	return err
 }
 

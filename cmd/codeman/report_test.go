@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon/history"
+	"github.com/codeman-dev/codeman/history"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/respawn/replay"
 )
@@ -63,7 +63,7 @@ func TestReport_Replay(t *testing.T) {
 			historyEnv(t)
 			t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the default configuration
 			dir := filepath.Join(t.TempDir(), "history")
-			cast := filepath.Join("..", "..", "respawn", "testdata", "replay", tc.cast)
+			cast := filepath.Join("..", "..", "agents", "claude", "testdata", "replay", tc.cast)
 			out := run(t, "replay", "--json", "--set", "kickstart_prompt=continue with the next task", "--history", dir, cast)
 
 			var completed, started int

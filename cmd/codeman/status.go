@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/internal/safetext"
 )
 
 func statusCommand() *cli.Command {
@@ -34,20 +34,20 @@ func statusCommand() *cli.Command {
 			if c.Bool("watch") {
 				return watch(c, client, addr)
 			}
-			var panes []daemon.PaneStatus
+			var panes []api.PaneStatus
 			if addr != "" {
 				st, err := client.Pane(c.Context, addr, 1)
 				if err != nil {
 					return err
 				}
-				panes = []daemon.PaneStatus{st}
+				panes = []api.PaneStatus{st}
 			} else if panes, err = client.Panes(c.Context); err != nil {
 				return err
 			}
 			if c.Bool("json") {
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
-				return enc.Encode(daemon.StatusReport{V: daemon.Schema, Panes: panes})
+				return enc.Encode(api.StatusReport{V: api.Schema, Panes: panes})
 			}
 			if len(panes) == 0 {
 				return errNoPanes
@@ -59,7 +59,7 @@ func statusCommand() *cli.Command {
 
 // commandLabel is the pane's program, with the agent codeman reads it as
 // when the program's name does not say it: "node [codex]".
-func commandLabel(p daemon.PaneStatus) string {
+func commandLabel(p api.PaneStatus) string {
 	switch {
 	case p.Agent == "" || p.Agent == p.Command:
 		return orDash(p.Command)
@@ -69,18 +69,18 @@ func commandLabel(p daemon.PaneStatus) string {
 	return p.Command + " [" + p.Agent + "]"
 }
 
-func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) error {
+func printStatusTable(w io.Writer, panes []api.PaneStatus, now time.Time) error {
 	addrs := make([]string, len(panes))
 	for i, p := range panes {
 		addrs[i] = p.Pane
 	}
-	servers := daemon.ServerLabels(addrs)
+	servers := api.ServerLabels(addrs)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PANE\tCOMMAND\tSTATE\tCYCLES\tLAST HOOK\tLAST DECISION\tAGE")
 	for _, p := range panes {
-		target := p.Target
-		if label := servers[daemon.TmuxSocket(p.Pane)]; label != "" {
-			target = label + " " + target
+		target := safetext.Line(p.Target)
+		if label := servers[api.TmuxSocket(p.Pane)]; label != "" {
+			target = safetext.Line(label) + " " + target
 		}
 		if p.Problem != "" {
 			fmt.Fprintf(tw, "%s\t-\tnot controlled\t-\t-\t%s\t%s\n", target, clip(p.Problem, 70), since(now, p.ProblemAt))
@@ -102,20 +102,20 @@ func printStatusTable(w io.Writer, panes []daemon.PaneStatus, now time.Time) err
 		hook := "-"
 		switch {
 		case p.LastHook != "":
-			hook = p.LastHook + " " + since(now, p.LastHookAt)
+			hook = safetext.Line(p.LastHook) + " " + since(now, p.LastHookAt)
 		case !p.HooksActive:
 			hook = "none yet"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", target, commandLabel(p), state, p.Status.Cycles, hook, last, age)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", target, safetext.Line(commandLabel(p)), safetext.Line(state), p.Status.Cycles, hook, last, age)
 	}
 	return tw.Flush()
 }
 
 // watch streams decisions, one line each, until interrupted.
-func watch(c *cli.Context, client *daemon.Client, addr string) error {
+func watch(c *cli.Context, client *api.Client, addr string) error {
 	asJSON := c.Bool("json")
 	enc := json.NewEncoder(c.App.Writer)
-	return client.Events(c.Context, addr, func(e daemon.Event) error {
+	return client.Events(c.Context, addr, func(e api.Event) error {
 		if asJSON {
 			return enc.Encode(e)
 		}
@@ -123,16 +123,17 @@ func watch(c *cli.Context, client *daemon.Client, addr string) error {
 		if e.Decision != nil {
 			what = e.Decision.String()
 		}
-		_, err := fmt.Fprintf(c.App.Writer, "%s  %s  %s\n", e.At.Local().Format("15:04:05"), e.Pane, what)
+		_, err := fmt.Fprintf(c.App.Writer, "%s  %s  %s\n", e.At.Local().Format("15:04:05"), safetext.Line(e.Pane), safetext.Line(what))
 		return err
 	})
 }
 
 // since is how long ago t was, as every command shows it.
-func since(now, t time.Time) string { return daemon.Age(now, t) }
+func since(now, t time.Time) string { return api.Age(now, t) }
 
+// clip shows pane-controlled text on one line of at most n characters.
 func clip(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = safetext.Line(s)
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
-func samplePane(now time.Time) daemon.PaneStatus {
-	return daemon.PaneStatus{
+func samplePane(now time.Time) api.PaneStatus {
+	return api.PaneStatus{
 		Pane: "tmux:/tmp/tmux-0/default:%3", Target: "work:1.0 (%3)", Command: "claude", Agent: "claude", Mode: "control",
 		HooksActive: true, LastHook: "stop", LastHookAt: now.Add(-4 * time.Second), Checker: "available",
 		Status: respawn.Status{
@@ -27,7 +27,7 @@ func samplePane(now time.Time) daemon.PaneStatus {
 func TestPrintStatusTable(t *testing.T) {
 	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	var b bytes.Buffer
-	if err := printStatusTable(&b, []daemon.PaneStatus{samplePane(now)}, now); err != nil {
+	if err := printStatusTable(&b, []api.PaneStatus{samplePane(now)}, now); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -54,7 +54,7 @@ func TestPrintStatusTable_Agent(t *testing.T) {
 		p := samplePane(now)
 		p.Command, p.Agent = tc.command, tc.agent
 		var b bytes.Buffer
-		if err := printStatusTable(&b, []daemon.PaneStatus{p}, now); err != nil {
+		if err := printStatusTable(&b, []api.PaneStatus{p}, now); err != nil {
 			t.Fatal(err)
 		}
 		if row := strings.Split(b.String(), "\n")[1]; !strings.Contains(row, tc.want) {
@@ -81,7 +81,7 @@ func TestPrintExplain(t *testing.T) {
 func TestPrintExplain_LiveScreen(t *testing.T) {
 	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	p := samplePane(now)
-	p.Live = &daemon.LiveScreen{
+	p.Live = &api.LiveScreen{
 		At: now.Add(-200 * time.Millisecond), PromptBox: true, Permission: true,
 		Evidence: []string{"permission_prompt: Do you want to proceed?"},
 	}
@@ -98,7 +98,7 @@ func TestPrintExplain_LiveScreen(t *testing.T) {
 		}
 	}
 
-	p.Live = &daemon.LiveScreen{At: now, Error: "no hardcopy of screen:1.w:0 yet"}
+	p.Live = &api.LiveScreen{At: now, Error: "no hardcopy of screen:1.w:0 yet"}
 	b.Reset()
 	if err := printExplain(&b, p, now); err != nil {
 		t.Fatal(err)
@@ -115,9 +115,9 @@ func TestPrintStatusTable_ServersAndProblems(t *testing.T) {
 	a, b := samplePane(now), samplePane(now)
 	a.Pane, a.Target = "tmux:/tmp/tmux-0/s1:%0", "s1:0.0 (%0)"
 	b.Pane, b.Target = "tmux:/tmp/tmux-0/s2:%0", "s1:0.0 (%0)"
-	c := daemon.PaneStatus{Pane: "screen:12.work:1", Target: "screen:12.work:1", Problem: "bad config: line 3", ProblemAt: now.Add(-time.Minute)}
+	c := api.PaneStatus{Pane: "screen:12.work:1", Target: "screen:12.work:1", Problem: "bad config: line 3", ProblemAt: now.Add(-time.Minute)}
 	var out bytes.Buffer
-	if err := printStatusTable(&out, []daemon.PaneStatus{a, b, c}, now); err != nil {
+	if err := printStatusTable(&out, []api.PaneStatus{a, b, c}, now); err != nil {
 		t.Fatal(err)
 	}
 	table := out.String()
@@ -129,13 +129,13 @@ func TestPrintStatusTable_ServersAndProblems(t *testing.T) {
 	// Two servers of one name in different directories show their paths.
 	b.Pane = "tmux:/run/other/s1:%0"
 	out.Reset()
-	printStatusTable(&out, []daemon.PaneStatus{a, b}, now)
+	printStatusTable(&out, []api.PaneStatus{a, b}, now)
 	if !strings.Contains(out.String(), "[/run/other/s1]") || !strings.Contains(out.String(), "[/tmp/tmux-0/s1]") {
 		t.Errorf("same-named servers not told apart:\n%s", out.String())
 	}
 	// One server: no label.
 	out.Reset()
-	printStatusTable(&out, []daemon.PaneStatus{a}, now)
+	printStatusTable(&out, []api.PaneStatus{a}, now)
 	if strings.Contains(out.String(), "[s1]") {
 		t.Errorf("a single server is labelled:\n%s", out.String())
 	}
@@ -144,7 +144,7 @@ func TestPrintStatusTable_ServersAndProblems(t *testing.T) {
 func TestPrintExplain_NotControlled(t *testing.T) {
 	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	var b bytes.Buffer
-	p := daemon.PaneStatus{Pane: "tmux:/tmp/tmux-0/default:%3", Target: "tmux:/tmp/tmux-0/default:%3", Profile: "overnight",
+	p := api.PaneStatus{Pane: "tmux:/tmp/tmux-0/default:%3", Target: "tmux:/tmp/tmux-0/default:%3", Profile: "overnight",
 		Problem: "config.toml:3: completion_confirm: bad duration", ProblemAt: now.Add(-2 * time.Minute)}
 	if err := printExplain(&b, p, now); err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestPrintStatus_NeedsYou(t *testing.T) {
 	p.Status.Line = "needs you: permission"
 	p.Status.NeedsYou = &respawn.Need{Kind: respawn.NeedPermission, Reason: "Bash: rm -rf ./build", Since: now.Add(-90 * time.Second)}
 	var b bytes.Buffer
-	if err := printStatusTable(&b, []daemon.PaneStatus{p}, now); err != nil {
+	if err := printStatusTable(&b, []api.PaneStatus{p}, now); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"needs you: permission", "Bash: rm -rf ./build", "1m30s"} {

@@ -22,6 +22,10 @@ type stateEdit struct {
 	set  map[string]string
 	keys []string // the keys of set, in the order new tables are appended
 	drop []string
+	// dropTable names the keys of drop whose table is codeman's: it goes
+	// with the line when nothing else is in it. Of any other only the
+	// line goes.
+	dropTable map[string]bool
 }
 
 func (e stateEdit) empty() bool { return len(e.set) == 0 && len(e.drop) == 0 }
@@ -79,6 +83,10 @@ func applyState(path string, data []byte, e stateEdit) ([]byte, error) {
 			if string(data[ent.valStart:ent.valEnd]) != value {
 				edits = append(edits, textEdit{ent.valStart, ent.valEnd, value})
 			}
+		case sec != nil && sec.bodyStart == len(data) && !bytes.HasSuffix(data, []byte("\n")):
+			// The header ends the file, without a newline, and the file
+			// keeps ending so.
+			edits = append(edits, textEdit{sec.bodyStart, sec.bodyStart, "\n" + trustedHash + " = " + value})
 		case sec != nil:
 			edits = append(edits, textEdit{sec.bodyStart, sec.bodyStart, trustedHash + " = " + value + "\n"})
 		default:
@@ -90,7 +98,7 @@ func applyState(path string, data []byte, e stateEdit) ([]byte, error) {
 		if ent == nil {
 			continue
 		}
-		if sec != nil && len(sec.entries) == 1 && onlyEntry(data, sec) {
+		if sec != nil && e.dropTable[key] && len(sec.entries) == 1 && onlyEntry(data, sec) {
 			edits = append(edits, textEdit{sec.start, sec.end, ""})
 			continue
 		}
@@ -141,7 +149,8 @@ func onlyEntry(data []byte, sec *tomlSection) bool {
 }
 
 // mergeRemovals joins adjacent and overlapping removals. A removal that
-// ends the file takes the blank line above it too, so that removing the
+// ends the file takes the blank line above it too, and the newline ending
+// the line above when the file has no final newline, so that removing the
 // tables appended at the end gives the file back as it was.
 func mergeRemovals(data []byte, edits []textEdit) []textEdit {
 	var others, removals []textEdit
@@ -161,9 +170,17 @@ func mergeRemovals(data []byte, edits []textEdit) []textEdit {
 		}
 		merged = append(merged, r)
 	}
-	if n := len(merged); n > 0 {
+	if n := len(merged); n > 0 && merged[n-1].end == len(data) {
 		last := &merged[n-1]
-		if last.end == len(data) && last.start >= 2 && data[last.start-1] == '\n' && data[last.start-2] == '\n' {
+		if last.start >= 2 && data[last.start-1] == '\n' && data[last.start-2] == '\n' {
+			last.start--
+		}
+		if n > 1 && merged[n-2].end >= last.start {
+			merged[n-2].end = last.end
+			merged = merged[:n-1]
+			last = &merged[n-2]
+		}
+		if !bytes.HasSuffix(data, []byte("\n")) && last.start >= 1 && data[last.start-1] == '\n' {
 			last.start--
 		}
 	}
@@ -171,18 +188,29 @@ func mergeRemovals(data []byte, edits []textEdit) []textEdit {
 }
 
 // appendBlock is the text appended for new tables: after a newline ending
-// the last line and a blank line, when the file has content.
+// the last line and a blank line, when the file has content. A file that
+// does not end with a newline keeps ending without one, so that removing
+// the tables again gives back its bytes.
 func appendBlock(data []byte, tables []string) string {
 	var b strings.Builder
-	if len(bytes.TrimSpace(data)) > 0 {
-		if !bytes.HasSuffix(data, []byte("\n")) {
+	content := bytes.TrimPrefix(data, bom)
+	noFinalNewline := len(content) > 0 && !bytes.HasSuffix(data, []byte("\n"))
+	if len(bytes.TrimSpace(content)) > 0 {
+		if noFinalNewline {
 			b.WriteString("\n")
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString(strings.Join(tables, "\n"))
+	if noFinalNewline {
+		return strings.TrimSuffix(b.String(), "\n")
+	}
 	return b.String()
 }
+
+// bom is the UTF-8 byte order mark, which Codex accepts at the start of
+// config.toml (as does the TOML parser); an edit keeps it.
+var bom = []byte("\xef\xbb\xbf")
 
 // stateHeader is the header of key's table.
 func stateHeader(key string) string { return "hooks.state." + tomlQuote(key) }
@@ -213,9 +241,12 @@ type textEdit struct {
 }
 
 // applyEdits applies edits to data. Overlapping removals merge; at one
-// offset a removal goes before an insertion.
+// offset a removal goes before an insertion, and insertions keep their
+// order in edits.
 func applyEdits(data []byte, edits []textEdit) []byte {
-	slices.SortFunc(edits, func(a, b textEdit) int {
+	edits = slices.Clone(edits)
+	slices.Reverse(edits)
+	slices.SortStableFunc(edits, func(a, b textEdit) int {
 		if a.start != b.start {
 			return b.start - a.start
 		}

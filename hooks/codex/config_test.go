@@ -28,7 +28,8 @@ trusted_hash = "sha256:gone"
 `
 	out, err := applyState("config.toml", []byte(in), stateEdit{
 		set: map[string]string{key: "sha256:new"}, keys: []string{key},
-		drop: []string{"/h/.codex/hooks.json:stop:1:0"},
+		drop:      []string{"/h/.codex/hooks.json:stop:1:0"},
+		dropTable: map[string]bool{"/h/.codex/hooks.json:stop:1:0": true},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -30,48 +30,65 @@ func readConfig(path string) (*configFile, error) {
 	return &configFile{path: path, EditedFile: f}, nil
 }
 
-// editConfig reads config.toml, plans the state edit from its hook state,
-// applies it as text and puts the result in place with a compare-and-swap
-// (hooks.EditedFile): when another program (Codex itself, an editor) wrote
-// the file since it was read, nothing of that write is lost and the edit
-// starts over from it. A file left empty by the edit is removed: Codex
-// reads an empty config as none. It returns the edit made.
-func editConfig(path string, plan func(map[string]map[string]any) stateEdit) (stateEdit, error) {
+// editConfig reads config.toml and its trust record, plans the edit for
+// codeman's handlers (in) and puts the result in place with a
+// compare-and-swap (hooks.EditedFile): when another program (Codex itself,
+// an editor) wrote the file since it was read, nothing of that write is
+// lost and the edit starts over from it. The file goes only when codeman
+// created it and nothing else is left in it. It returns the edit made.
+func editConfig(path string, in trustInputs) (*trustEdit, error) {
 	for range maxAttempts {
 		cf, err := readConfig(path)
 		if err != nil {
-			return stateEdit{}, err
+			return nil, err
 		}
-		doc, err := parseConfig(path, cf.Data())
+		rec, err := readTrustRecord(path)
 		if err != nil {
-			return stateEdit{}, err
+			return nil, err
 		}
-		e := plan(hookState(doc))
-		if e.empty() {
-			return e, nil
-		}
-		out, err := applyState(path, cf.Data(), e)
+		te, err := planTrust(path, cf.Data(), cf.Exists(), rec, in)
 		if err != nil {
-			return stateEdit{}, err
+			return nil, err
 		}
-		switch err := cf.commit(out); {
-		case errors.Is(err, hooks.ErrFileChanged):
-			continue
-		case err != nil:
-			return stateEdit{}, err
+		if !te.empty() {
+			switch err := cf.commit(te.out, te.remove); {
+			case errors.Is(err, hooks.ErrFileChanged):
+				continue
+			case err != nil:
+				return nil, err
+			}
 		}
-		return e, nil
+		if !sameTrustRecord(rec, te.rec) {
+			if err := saveTrustRecord(path, te.rec); err != nil {
+				return nil, err
+			}
+		}
+		return te, nil
 	}
-	return stateEdit{}, fmt.Errorf("edit config %s: %w (%d attempts)", path, hooks.ErrConcurrentChange, maxAttempts)
+	return nil, fmt.Errorf("edit config %s: %w (%d attempts)", path, hooks.ErrConcurrentChange, maxAttempts)
 }
 
-// commit writes data in place of what cf read, or removes the file when
-// data is empty, unless the file changed since (hooks.ErrFileChanged).
-func (cf *configFile) commit(data []byte) error {
+// checkWritable refuses a read-only config.toml before anything is
+// written: a rename would replace it regardless.
+func (cf *configFile) checkWritable() error {
 	if cf.Exists() && cf.Mode()&0o200 == 0 {
 		return fmt.Errorf("write config: %s is read-only (mode %04o)", cf.Target(), cf.Mode())
 	}
-	err := cf.Commit(data, newConfigMode)
+	return nil
+}
+
+// commit writes data in place of what cf read, or removes the file,
+// unless the file changed since (hooks.ErrFileChanged).
+func (cf *configFile) commit(data []byte, remove bool) error {
+	if err := cf.checkWritable(); err != nil {
+		return err
+	}
+	var err error
+	if remove {
+		err = cf.Remove()
+	} else {
+		err = cf.Commit(data, newConfigMode)
+	}
 	if err != nil && !errors.Is(err, hooks.ErrFileChanged) {
 		return fmt.Errorf("write config %s: %w", cf.path, err)
 	}

@@ -11,14 +11,21 @@
 //
 // Codex runs a user's hook only once it is trusted: config.toml holds
 // [hooks.state."<hooks.json path>:<event>:<group>:<handler>"] with the
-// trusted_hash of the handler at that place. After the hooks file, Install
+// trusted_hash of the handler at that place. With the hooks file, Install
 // writes that state for each of codeman's handlers, at the indexes the
 // file has them (a user's hooks before them shift them), and removes the
 // hashes of codeman's that no longer match a handler at their key. The
-// edit is textual and touches only those tables and lines: comments,
-// order and every other byte of config.toml stay, and the result is parsed
-// and compared with the intended change before it is put in place
-// atomically. A config.toml that does not parse is refused, naming its
-// file and line. Options.NoTrust leaves config.toml alone, so that Codex
-// asks the person to review the hooks instead.
+// edit is textual and touches only codeman's own lines (owned): those its
+// record, config.toml.codeman-trust, lists, and tables exactly as codeman
+// writes them holding a hash of codeman's. Comments, order, a BOM, a
+// missing final newline and every other byte stay, and the result is
+// parsed and compared with the intended change before it is put in place
+// atomically. A hash codeman did not write where its handler needs one is
+// never overwritten: the install is refused, naming file, line and key.
+// config.toml is checked before the hooks file is written
+// (hooks.InstallOptions.Check), so that a refused install writes nothing
+// and Codex finds no untrusted hooks of codeman's to ask about. One
+// install at a time holds the lock of hooks.json across both files.
+// Options.NoTrust leaves config.toml alone, so that Codex asks the person
+// to review the hooks instead.
 package codex

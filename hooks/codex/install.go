@@ -36,6 +36,9 @@ type Report struct {
 	ConfigChanged bool     // config.toml was written, or removed
 	Trusted       []string // state keys whose trusted hash was written
 	Untrusted     []string // state keys whose trusted hash was removed
+	// Disabled are codeman's handlers that config.toml turns off with
+	// enabled = false, a line codeman leaves to the person.
+	Disabled []Disabled
 }
 
 // Install merges codeman's hooks (Entries) into $CODEX_HOME/hooks.json
@@ -44,14 +47,18 @@ type Report struct {
 // Then, unless opts.NoTrust, it writes the trusted hash of each of
 // codeman's handlers, at the group and handler indexes it has in the file,
 // into config.toml, and removes codeman's hashes left at indexes its
-// handlers no longer have; nothing else of config.toml changes.
+// handlers no longer have; nothing else of config.toml changes. When
+// config.toml cannot take that edit (a hash of the user's where one of
+// codeman's goes, a hooks table written inline, a read-only file) nothing
+// is written at all.
 func Install(opts Options) (Report, error) {
 	return update(opts, true)
 }
 
 // Uninstall removes codeman's hooks from hooks.json as hooks.Uninstall
 // does (a file codeman created goes, the user's original comes back), and
-// codeman's trusted hashes from config.toml.
+// codeman's trusted hashes from config.toml (the file itself only when
+// codeman created it and nothing else is left in it).
 func Uninstall(opts Options) (Report, error) {
 	return update(opts, false)
 }
@@ -61,10 +68,26 @@ func update(opts Options, install bool) (Report, error) {
 	if !filepath.IsAbs(opts.Home) {
 		return rep, fmt.Errorf("edit Codex hooks: Codex home %q is not absolute", opts.Home)
 	}
+	// One install or uninstall at a time edits hooks.json, its record,
+	// config.toml and its record, under the lock of hooks.json.
+	mode := hooks.LockInstall
+	if !install {
+		mode = hooks.LockUninstall
+	}
+	lock, err := hooks.LockSettings(HooksPath(opts.Home), mode)
+	if err != nil {
+		return rep, err
+	}
+	defer lock.Unlock()
 	hopts := opts.hooksOptions()
-	if !install || !opts.NoTrust {
-		// A config.toml that cannot be edited stops the install before
-		// the hooks file changes.
+	hopts.Locked = true
+	trust := !install || !opts.NoTrust
+	var ours map[string]bool
+	if trust {
+		// config.toml must take the trust of the hooks as they will be
+		// before hooks.json changes: a config that does not parse, or
+		// that the edit would refuse, stops the install with nothing
+		// written.
 		cf, err := readConfig(rep.ConfigPath)
 		if err != nil {
 			return rep, err
@@ -72,62 +95,67 @@ func update(opts Options, install bool) (Report, error) {
 		if _, err := parseConfig(rep.ConfigPath, cf.Data()); err != nil {
 			return rep, err
 		}
-	}
-	// What codeman wrote before, to recognize its trusted hashes.
-	ours, err := codemanHashes(opts)
-	if err != nil {
-		return rep, err
+		rec, err := readTrustRecord(rep.ConfigPath)
+		if err != nil {
+			return rep, err
+		}
+		// What codeman wrote before, to recognize its trusted hashes.
+		if ours, err = codemanHashes(opts, rec); err != nil {
+			return rep, err
+		}
+		hooksFile := HooksPath(opts.Home)
+		hopts.Check = func(content []byte, planned hooks.StatusReport) error {
+			te, err := planTrust(rep.ConfigPath, cf.Data(), cf.Exists(), rec, trustInputsOf(hooksFile, content, planned, install, ours))
+			if err != nil {
+				return err
+			}
+			if te.empty() {
+				return nil
+			}
+			return cf.checkWritable()
+		}
 	}
 	if install {
 		rep.Report, err = hooks.Install(hopts)
 	} else {
 		rep.Report, err = hooks.Uninstall(hopts)
 	}
-	if err != nil || (install && opts.NoTrust) {
+	if err != nil || !trust {
 		return rep, err
 	}
-	want, order, hashes, err := wantedState(opts, install)
+	in, err := currentInputs(opts, install, ours)
 	if err != nil {
 		return rep, err
 	}
-	for _, h := range want {
-		ours[h] = true
-	}
-	hooksFile := HooksPath(opts.Home)
-	plan := func(state map[string]map[string]any) stateEdit {
-		e := stateEdit{set: map[string]string{}}
-		for _, key := range order {
-			if h, _ := state[key][trustedHash].(string); h != want[key] {
-				e.set[key] = want[key]
-				e.keys = append(e.keys, key)
-			}
-		}
-		for _, key := range sortedKeys(state) {
-			h, _ := state[key][trustedHash].(string)
-			_, wanted := want[key]
-			// Only a hash of codeman's, at a key where no handler with that
-			// hash is now: one at an exact copy of codeman's hook is the
-			// trust of the user's copy.
-			if wanted || !isKeyOf(hooksFile, key) || !ours[h] || hashes[key] == h {
-				continue
-			}
-			e.drop = append(e.drop, key)
-		}
-		return e
-	}
-	done, err := editConfig(rep.ConfigPath, plan)
+	done, err := editConfig(rep.ConfigPath, in)
 	if err != nil {
 		return rep, err
 	}
 	rep.ConfigChanged = !done.empty()
-	rep.Trusted, rep.Untrusted = done.keys, done.drop
+	rep.Trusted, rep.Untrusted, rep.Disabled = done.keys, done.drop, done.disabled
 	return rep, nil
 }
 
+// currentInputs are the trust inputs of hooks.json as it is now.
+func currentInputs(opts Options, install bool, ours map[string]bool) (trustInputs, error) {
+	path := HooksPath(opts.Home)
+	data, _, err := hooks.ReadRegular(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return trustInputs{}, fmt.Errorf("read hooks %s: %w", path, err)
+	}
+	hopts := opts.hooksOptions()
+	hopts.Locked = true // update holds it
+	st, err := hooks.Status(hopts)
+	if err != nil {
+		return trustInputs{}, err
+	}
+	return trustInputsOf(path, data, st, install, ours), nil
+}
+
 // codemanHashes are the trusted hashes codeman's handlers have or had:
-// those of its hooks in the file now, and those of its entries running
-// either of its commands.
-func codemanHashes(opts Options) (map[string]bool, error) {
+// those of its hooks in the file now, those of its entries running either
+// of its commands, and those its trust record lists.
+func codemanHashes(opts Options, rec *trustRecord) (map[string]bool, error) {
 	hopts := opts.hooksOptions()
 	ours := map[string]bool{}
 	commands := []string{hopts.Command()}
@@ -143,6 +171,7 @@ func codemanHashes(opts Options) (map[string]bool, error) {
 			ours[h] = true
 		}
 	}
+	hopts.Locked = true // update holds it
 	st, err := hooks.Status(hopts)
 	if err != nil {
 		return nil, err
@@ -156,32 +185,12 @@ func codemanHashes(opts Options) (map[string]bool, error) {
 			ours[h] = true
 		}
 	}
-	return ours, nil
-}
-
-// wantedState is the trust codeman's handlers need where they are now
-// (none after an uninstall), its keys in file order, and the hash of every
-// handler in the hooks file.
-func wantedState(opts Options, install bool) (want map[string]string, order []string, hashes map[string]string, err error) {
-	if hashes, err = readHashes(opts.Home); err != nil {
-		return nil, nil, nil, err
-	}
-	want = map[string]string{}
-	if !install {
-		return want, nil, hashes, nil
-	}
-	st, err := hooks.Status(opts.hooksOptions())
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	for _, ie := range st.Installed {
-		key := StateKey(HooksPath(opts.Home), ie.Event, ie.Group, ie.Handler)
-		if h, ok := hashes[key]; ok {
-			want[key] = h
-			order = append(order, key)
+	if rec != nil {
+		for _, e := range rec.Entries {
+			ours[e.Hash] = true
 		}
 	}
-	return want, order, hashes, nil
+	return ours, nil
 }
 
 // readHashes reads the hooks file of home: fileHashes, none when missing.

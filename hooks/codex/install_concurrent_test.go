@@ -34,6 +34,8 @@ func editConfigLikeAnEditor(path, key string) error {
 // Each install and uninstall runs while another program makes a burst of
 // edits to config.toml. None of its edits may be lost, and the file is
 // valid TOML at the end with codeman's trust in it after a last install.
+// The installs here run one after another; installs of codeman's run at
+// once are TestInstall_ParallelProcesses's.
 func TestInstall_ConcurrentConfigWriter(t *testing.T) {
 	opts := testOptions(t)
 	path := codex.ConfigPath(opts.Home)

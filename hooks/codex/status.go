@@ -17,6 +17,9 @@ type HandlerStatus struct {
 	hooks.InstalledEntry
 	Key   string // its state key in config.toml
 	Trust string // one of the Trust* states
+	// Line is config.toml's line of the enabled = false that disables it
+	// (TrustDisabled), 0 when unknown.
+	Line int
 }
 
 // StatusReport says where codeman's hooks are installed, what they run
@@ -29,6 +32,17 @@ type StatusReport struct {
 	// Codex opens at a usage limit (NudgeShown, NudgeHidden; NudgeUnread
 	// when the file was not read).
 	ModelNudge string
+}
+
+// Disabled lists codeman's handlers that config.toml turns off.
+func (r StatusReport) Disabled() []HandlerStatus {
+	var out []HandlerStatus
+	for _, h := range r.Handlers {
+		if h.Trust == TrustDisabled {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // UpToDate reports whether Install would change nothing and every handler
@@ -49,7 +63,14 @@ func (r StatusReport) UpToDate() bool {
 // and their trust. It changes nothing.
 func Status(opts Options) (StatusReport, error) {
 	rep := StatusReport{ConfigPath: ConfigPath(opts.Home)}
-	st, err := hooks.Status(opts.hooksOptions())
+	lock, err := hooks.LockSettings(HooksPath(opts.Home), hooks.LockRead)
+	if err != nil {
+		return rep, err
+	}
+	defer lock.Unlock()
+	hopts := opts.hooksOptions()
+	hopts.Locked = true
+	st, err := hooks.Status(hopts)
 	rep.StatusReport = st
 	if err != nil {
 		return rep, err
@@ -68,6 +89,7 @@ func Status(opts Options) (StatusReport, error) {
 	}
 	rep.ModelNudge = modelNudge(doc)
 	state := hookState(doc)
+	secs, _ := scanTOML(cf.Data()) // only for line numbers
 	for _, ie := range st.Installed {
 		key := StateKey(HooksPath(opts.Home), ie.Event, ie.Group, ie.Handler)
 		hs := HandlerStatus{InstalledEntry: ie, Key: key, Trust: TrustMissing}
@@ -75,6 +97,9 @@ func Status(opts Options) (StatusReport, error) {
 		switch {
 		case state[key]["enabled"] == false:
 			hs.Trust = TrustDisabled
+			if ent := findKey(secs, statePath(key, "enabled")); ent != nil {
+				hs.Line = lineAt(cf.Data(), ent.start)
+			}
 		case ok && got == hashes[key]:
 			hs.Trust = TrustTrusted
 		case ok:

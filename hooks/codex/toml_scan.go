@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -41,6 +42,9 @@ type tomlScanner struct {
 // scanTOML splits data into sections and entries.
 func scanTOML(data []byte) ([]tomlSection, error) {
 	s := &tomlScanner{data: data}
+	if bytes.HasPrefix(data, bom) {
+		s.i = len(bom)
+	}
 	secs := []tomlSection{{}}
 	for s.i < len(data) {
 		lineStart := s.i

@@ -15,13 +15,13 @@ import (
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 )
 
-var record = flag.Bool("record", false, "re-record respawn/testdata/replay/*.cast with the real Claude Code CLI")
+var record = flag.Bool("record", false, "re-record agents/claude/testdata/replay/*.cast with the real Claude Code CLI")
 
-// replayDir is where the recordings go: respawn's replay fixtures; the
+// replayDir is where the recordings go: agents/claude's replay fixtures; the
 // screens a scenario captures go to screenDir.
 var (
-	replayDir = filepath.Join("..", "..", "respawn", "testdata", "replay")
-	screenDir = filepath.Join("..", "..", "respawn", "testdata", "screens")
+	replayDir = filepath.Join("..", "..", "agents", "claude", "testdata", "replay")
+	screenDir = filepath.Join("..", "..", "agents", "claude", "testdata", "screens")
 )
 
 // unversioned is the version whose recordings carry no version in their
@@ -50,7 +50,7 @@ type scenario struct {
 // at a time; -run TestRecordReplayFixtures/question re-records one.
 func TestRecordReplayFixtures(t *testing.T) {
 	if !*record && os.Getenv("CODEMAN_RECORD") != "1" {
-		t.Skip("re-records respawn/testdata/replay/*.cast; run with -record or CODEMAN_RECORD=1")
+		t.Skip("re-records agents/claude/testdata/replay/*.cast; run with -record or CODEMAN_RECORD=1")
 	}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
@@ -85,7 +85,7 @@ type recording struct {
 	log     []string
 }
 
-// screen writes the pane's screen into respawn's screen fixtures as
+// screen writes the pane's screen into agents/claude's screen fixtures as
 // v<version>-<situation>.txt (capture-pane -p) and .ansi (with -e).
 func (r *recording) screen(situation string) {
 	r.t.Helper()

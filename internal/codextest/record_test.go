@@ -15,12 +15,12 @@ import (
 	"github.com/codeman-dev/codeman/internal/codextest"
 )
 
-var record = flag.Bool("record", false, "re-record respawn/testdata/codex and hooks/testdata/codex with the real Codex CLI")
+var record = flag.Bool("record", false, "re-record agents/codex/testdata and hooks/testdata/codex with the real Codex CLI")
 
-// Where the fixtures go: the recordings and their screens under respawn's
-// testdata, the hook payloads under hooks'.
+// Where the fixtures go: the recordings and their screens under
+// agents/codex's testdata, the hook payloads under hooks'.
 var (
-	castDir   = filepath.Join("..", "..", "respawn", "testdata", "codex")
+	castDir   = filepath.Join("..", "..", "agents", "codex", "testdata")
 	screenDir = filepath.Join(castDir, "screens")
 	hookDir   = filepath.Join("..", "..", "hooks", "testdata", "codex")
 )

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents/aicheck"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
-	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/aicheck"
 )
 
 // checker returns the AI checker a daemon makes from the rig's config,
@@ -63,24 +63,24 @@ func answerChecks(api *fakeapi.Server) {
 func TestAICheck_WorkingThenIdle(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
-	api := fakeapi.New(t)
-	answerChecks(api)
-	r.startDaemon(r.checker(t, api))
-	c := r.newClaude(t, claudetest.Options{API: api}, "") // no codeman hooks
+	fake := fakeapi.New(t)
+	answerChecks(fake)
+	r.startDaemon(r.checker(t, fake))
+	c := r.newClaude(t, claudetest.Options{API: fake}, "") // no codeman hooks
 	const work = "summarize the readme"
-	answerCycle(api)
-	api.Handle(work, fakeapi.Reply{Delay: 3 * time.Second, Text: "The README describes a small demo project."})
+	answerCycle(fake)
+	fake.Handle(work, fakeapi.Reply{Delay: 3 * time.Second, Text: "The README describes a small demo project."})
 
 	r.attach(c, aiCheckProfile)
 	c.Type(work)
 	first := c.waitRequest(isCheck, "the first AI check", 60*time.Second)
-	cooling := r.waitPane(c, "the cooldown after WORKING", idleCheckTimeout, func(st daemon.PaneStatus) bool {
+	cooling := r.waitPane(c, "the cooldown after WORKING", idleCheckTimeout, func(st api.PaneStatus) bool {
 		return st.Status.IdleCheck.Why == "on cooldown" || st.Status.Cycles > 0
 	})
 	if state, _ := respawn.ParseState(cooling.Status.State); state.InCycle() || cooling.Status.Cycles != 0 {
 		t.Errorf("after WORKING the pane is %s with %d cycle(s), want no cycle", cooling.Status.State, cooling.Status.Cycles)
 	}
-	if steps := stepsTyped(api.Requests()); len(steps) != 0 {
+	if steps := stepsTyped(fake.Requests()); len(steps) != 0 {
 		t.Errorf("after WORKING codeman's %q reached the model", steps)
 	}
 	second := c.waitRequest(func(req fakeapi.Request) bool { return isCheck(req) && req.At.After(first.At) },
@@ -96,7 +96,7 @@ func TestAICheck_WorkingThenIdle(t *testing.T) {
 		t.Errorf("the second AI check came %s after the first, want at least the cooldown (%s)", gap, idleCheckCooldown)
 	}
 	checkOrder(t, c.start, moment{"the first check", first.At}, moment{"the second check", second.At}, moment{"the update prompt", update.At})
-	if steps := stepsTyped(api.Requests()); len(steps) == 0 || steps[0] != stepUpdate {
+	if steps := stepsTyped(fake.Requests()); len(steps) == 0 || steps[0] != stepUpdate {
 		t.Errorf("codeman's steps reached the model as %q, want the update prompt first", steps)
 	}
 	st, err := r.pane(c.Address())

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
@@ -148,7 +148,7 @@ func TestBlockers_LeftAlone(t *testing.T) {
 
 			// A person answers with the first option: the need ends.
 			c.SendKeys("Enter")
-			r.waitPane(c, "the need cleared after the answer", 30*time.Second, func(st daemon.PaneStatus) bool {
+			r.waitPane(c, "the need cleared after the answer", 30*time.Second, func(st api.PaneStatus) bool {
 				return st.Status.NeedsYou == nil
 			})
 		})

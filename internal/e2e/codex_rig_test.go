@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	hookscodex "github.com/codeman-dev/codeman/hooks/codex"
 	"github.com/codeman-dev/codeman/internal/codextest"
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
@@ -137,7 +137,7 @@ func (c *codexPane) attach(extra ...string) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), apiCallTimeout)
 	defer cancel()
-	req := daemon.AttachRequest{Pane: c.Address(), Sets: append(slices.Clone(codexSets), extra...)}
+	req := api.AttachRequest{Pane: c.Address(), Sets: append(slices.Clone(codexSets), extra...)}
 	if _, err := c.rig.client.Attach(ctx, req); err != nil {
 		c.t.Fatalf("attach %s: %v", c.Address(), err)
 	}
@@ -145,7 +145,7 @@ func (c *codexPane) attach(extra ...string) {
 
 // status returns the pane's status, failing the test when the daemon does
 // not answer.
-func (c *codexPane) status() daemon.PaneStatus {
+func (c *codexPane) status() api.PaneStatus {
 	c.t.Helper()
 	st, err := c.rig.pane(c.Address())
 	if err != nil {
@@ -155,9 +155,9 @@ func (c *codexPane) status() daemon.PaneStatus {
 }
 
 // waitPane polls the pane's status until cond holds and returns it.
-func (c *codexPane) waitPane(what string, timeout time.Duration, cond func(daemon.PaneStatus) bool) daemon.PaneStatus {
+func (c *codexPane) waitPane(what string, timeout time.Duration, cond func(api.PaneStatus) bool) api.PaneStatus {
 	c.t.Helper()
-	var st daemon.PaneStatus
+	var st api.PaneStatus
 	var statusErr error
 	// The status has no event to wait on.
 	if err := wait.Until(what, timeout, func() bool {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/codextest"
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
 	"github.com/codeman-dev/codeman/respawn"
@@ -242,7 +242,7 @@ func TestCodex_ApprovalLeftAlone(t *testing.T) {
 	// PostToolUse, and the need goes with the prompt, not minutes later.
 	c.SendKeys("Escape")
 	c.WaitForEvent(codextest.Hook("Interrupt", asked.At), "the declined prompt's Interrupt hook", 10*time.Second)
-	c.waitPane("the need to clear once the prompt was declined", 10*time.Second, func(st daemon.PaneStatus) bool {
+	c.waitPane("the need to clear once the prompt was declined", 10*time.Second, func(st api.PaneStatus) bool {
 		return st.Status.NeedsYou == nil
 	})
 	c.checkTimeline()
@@ -260,7 +260,7 @@ func TestCodex_Recognized(t *testing.T) {
 	if st := c.status(); st.Agent != "codex" {
 		t.Fatalf("the pane's agent is %q, want codex (it runs %q)", st.Agent, st.Command)
 	}
-	c.waitPane("codeman to see Codex's composer", 10*time.Second, func(st daemon.PaneStatus) bool {
+	c.waitPane("codeman to see Codex's composer", 10*time.Second, func(st api.PaneStatus) bool {
 		return st.Status.Evidence.PromptBox
 	})
 }

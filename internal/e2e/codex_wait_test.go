@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/clitest"
 	"github.com/codeman-dev/codeman/internal/codextest"
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
@@ -197,7 +197,7 @@ func TestCodex_UsageLimitWaitedOut(t *testing.T) {
 	opened := time.Now()
 	// Closed only once codeman has raised the need and its timers have
 	// weighed the menu and declined.
-	c.waitPane("codeman to leave the menu to a person", codexNoOutputTimeout+completionConfirm+15*time.Second, func(st daemon.PaneStatus) bool {
+	c.waitPane("codeman to leave the menu to a person", codexNoOutputTimeout+completionConfirm+15*time.Second, func(st api.PaneStatus) bool {
 		n := st.Status.NeedsYou
 		return n != nil && n.Kind == respawn.NeedMenu && slices.ContainsFunc(st.Status.Decisions, func(d respawn.Decision) bool {
 			return d.Kind == respawn.DecisionVeto && d.At.After(opened) && strings.Contains(d.Reason, "rate_limit_menu")

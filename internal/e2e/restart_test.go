@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
 // cliStatus runs `codeman status --json` with the rig's environment.
-func (r *rig) cliStatus(t *testing.T, bin string) []daemon.PaneStatus {
+func (r *rig) cliStatus(t *testing.T, bin string) []api.PaneStatus {
 	t.Helper()
 	cmd := exec.Command(bin, "status", "--json")
 	cmd.Env = r.environ()
@@ -22,8 +22,8 @@ func (r *rig) cliStatus(t *testing.T, bin string) []daemon.PaneStatus {
 	if err != nil {
 		t.Fatalf("codeman status --json: %v\n%s", err, out)
 	}
-	var report daemon.StatusReport
-	if err := json.Unmarshal(out, &report); err != nil || report.V != daemon.Schema {
+	var report api.StatusReport
+	if err := json.Unmarshal(out, &report); err != nil || report.V != api.Schema {
 		t.Fatalf("codeman status --json: %v, version %d\n%s", err, report.V, out)
 	}
 	return report.Panes
@@ -52,7 +52,7 @@ func TestDaemon_KilledAndRestarted(t *testing.T) {
 	r.startBinary(bin)
 
 	panes := r.cliStatus(t, bin)
-	if !slices.ContainsFunc(panes, func(p daemon.PaneStatus) bool { return p.Pane == c.Address() }) {
+	if !slices.ContainsFunc(panes, func(p api.PaneStatus) bool { return p.Pane == c.Address() }) {
 		t.Fatalf("codeman status lists %d pane(s), want %s adopted:\n%+v", len(panes), c.Address(), panes)
 	}
 	update := c.waitRequest(stepIs(stepUpdate), "the update prompt", cycleTimeout)

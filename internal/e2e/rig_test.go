@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
@@ -33,9 +34,9 @@ type rig struct {
 	t      *testing.T
 	dir    string            // short private root
 	env    map[string]string // environment of the daemon, the CLI and the hook handler
-	paths  daemon.Paths
+	paths  api.Paths
 	config string // config.toml
-	client *daemon.Client
+	client *api.Client
 	stop   func() // stops the running daemon, nil when none runs
 	// screen starts the sessions in a window of a GNU screen session
 	// instead of a tmux pane (clitest.Launch.Screen).
@@ -76,10 +77,10 @@ func newRigWithConfig(t *testing.T, config string) *rig {
 	if err := os.WriteFile(r.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r.paths, err = daemon.DefaultPaths(r.getenv); err != nil {
+	if r.paths, err = api.DefaultPaths(r.getenv); err != nil {
 		t.Fatal(err)
 	}
-	r.client = daemon.NewClient(r.paths.Socket)
+	r.client = api.NewClient(r.paths.Socket)
 	r.writeHookWrapper()
 	t.Cleanup(r.stopDaemon)
 	return r
@@ -248,13 +249,13 @@ func (r *rig) attach(c *claude, profile string) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), apiCallTimeout)
 	defer cancel()
-	if _, err := r.client.Attach(ctx, daemon.AttachRequest{Pane: c.Address(), Profile: profile}); err != nil {
+	if _, err := r.client.Attach(ctx, api.AttachRequest{Pane: c.Address(), Profile: profile}); err != nil {
 		c.t.Fatalf("attach %s: %v", c.Address(), err)
 	}
 }
 
 // pane returns the pane's status with its whole decision log.
-func (r *rig) pane(addr string) (daemon.PaneStatus, error) {
+func (r *rig) pane(addr string) (api.PaneStatus, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), apiCallTimeout)
 	defer cancel()
 	return r.client.Pane(ctx, addr, respawn.DecisionLogSize)
@@ -272,9 +273,9 @@ func (r *rig) decisions(c *claude) []respawn.Decision {
 }
 
 // waitPane polls the pane's status until cond holds and returns it.
-func (r *rig) waitPane(c *claude, what string, timeout time.Duration, cond func(daemon.PaneStatus) bool) daemon.PaneStatus {
+func (r *rig) waitPane(c *claude, what string, timeout time.Duration, cond func(api.PaneStatus) bool) api.PaneStatus {
 	c.t.Helper()
-	var st daemon.PaneStatus
+	var st api.PaneStatus
 	var statusErr error
 	// The status has no event to wait on.
 	if err := wait.Until(what, timeout, func() bool {

@@ -22,7 +22,7 @@ const (
 )
 
 // idleCheckMarker opens codeman's idle check prompt
-// (respawn/aicheck/prompts/idle.txt).
+// (agents/aicheck/prompts/idle.txt).
 const idleCheckMarker = "You classify the state of a Claude Code session"
 
 // isCheck reports a request of codeman's AI idle check: `claude -p`, whose

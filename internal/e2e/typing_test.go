@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
 	"github.com/codeman-dev/codeman/respawn"
@@ -25,8 +25,8 @@ func TestShell_NothingTypedAfterExit(t *testing.T) {
 	r.attach(c, "")
 	c.Type("/exit")
 	c.WaitFor(func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, "bash's prompt after /exit", 30*time.Second)
-	r.waitPane(c, "codeman to see bash in the pane", 30*time.Second, func(st daemon.PaneStatus) bool { return st.Command == "bash" })
-	capture, err := filepath.Abs(filepath.Join("..", "..", "respawn", "testdata", "screens", "06-reply-done.txt"))
+	r.waitPane(c, "codeman to see bash in the pane", 30*time.Second, func(st api.PaneStatus) bool { return st.Command == "bash" })
+	capture, err := filepath.Abs(filepath.Join("..", "..", "agents", "claude", "testdata", "screens", "06-reply-done.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestShell_NothingTypedAfterExit(t *testing.T) {
 	shown := time.Now()
 	// The capture's completion line and the silence after it: codeman
 	// weighs idle, and holds.
-	r.waitPane(c, "idle weighed and held", cycleTimeout, func(st daemon.PaneStatus) bool {
+	r.waitPane(c, "idle weighed and held", cycleTimeout, func(st api.PaneStatus) bool {
 		return slices.ContainsFunc(st.Status.Decisions, func(d respawn.Decision) bool {
 			return d.Kind == respawn.DecisionVeto && d.At.After(shown) &&
 				(strings.Contains(d.Reason, "nothing is typed into a shell") || strings.Contains(d.Reason, "nothing is typed until it runs again"))
@@ -56,7 +56,7 @@ func TestShell_NothingTypedAfterExit(t *testing.T) {
 	c.API().Handle(work, fakeapi.Reply{Text: "The docs are done."})
 	c.Type("clear; " + shellQuote(c.Claude()))
 	c.WaitFor(claudetest.PromptReady, "Claude started again", 60*time.Second)
-	r.waitPane(c, "a controller for the new session", 30*time.Second, func(st daemon.PaneStatus) bool {
+	r.waitPane(c, "a controller for the new session", 30*time.Second, func(st api.PaneStatus) bool {
 		return st.Command == "claude" && !slices.ContainsFunc(st.Status.Decisions, func(d respawn.Decision) bool { return strings.Contains(d.Reason, "exited") })
 	})
 	c.waitStartupHints()

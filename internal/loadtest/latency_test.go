@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
@@ -195,7 +195,7 @@ type paneTrack struct {
 
 func newTracker() *tracker { return &tracker{panes: map[string]*paneTrack{}} }
 
-func (tr *tracker) on(e daemon.Event) error {
+func (tr *tracker) on(e api.Event) error {
 	if e.Decision == nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/codeman-dev/codeman/agents/claude"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -39,7 +40,7 @@ func TestPrinter_ScreenShowsClaudeWorking(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{200, 50}, {80, 24}, {120, 12}} {
 		p := Printer{Width: size.w, Height: size.h}
 		screen := render(t, p, 100*time.Millisecond, 12*time.Second, 75*time.Second)
-		facts := respawn.DefaultPatterns().Classify(screen)
+		facts := claude.DefaultPatterns().Classify(screen)
 		if !facts.Working || !facts.PromptBox || facts.Blocker() != "" {
 			t.Errorf("%dx%d: facts %+v, want working with a prompt box\n%s", size.w, size.h, facts, screen.Text())
 		}
@@ -54,7 +55,7 @@ func TestPrinter_ScreenShowsClaudeWorking(t *testing.T) {
 
 func TestPrinter_StatusUpdateIsWorkingOutput(t *testing.T) {
 	p := Printer{Width: 200, Height: 50}
-	d := respawn.NewStreamDetector(respawn.DefaultPatterns())
+	d := claude.NewStreamDetector(claude.DefaultPatterns())
 	d.Feed(p.Frame(0))
 	f := d.Feed(p.StatusUpdate(12 * time.Second))
 	if !f.Working || f.Tokens != 362 {

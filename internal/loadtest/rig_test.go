@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/daemon"
+	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/internal/wait"
 )
@@ -29,7 +29,7 @@ type rig struct {
 	env     []string // for codeman processes: no TMUX, private XDG dirs
 	daemon  *exec.Cmd
 	exited  chan error
-	client  *daemon.Client
+	client  *api.Client
 }
 
 // newRig starts an isolated tmux server and writes config.toml; the
@@ -60,7 +60,7 @@ func newRig(t testing.TB, codeman, config string) *rig {
 	return r
 }
 
-// getenv reads the rig's environment, for daemon.DefaultPaths.
+// getenv reads the rig's environment, for api.DefaultPaths.
 func (r *rig) getenv(key string) string {
 	for i := len(r.env) - 1; i >= 0; i-- {
 		if k, v, ok := strings.Cut(r.env[i], "="); ok && k == key {
@@ -74,7 +74,7 @@ func (r *rig) getenv(key string) string {
 // its API answers.
 func (r *rig) startDaemon() {
 	r.t.Helper()
-	paths, err := daemon.DefaultPaths(r.getenv)
+	paths, err := api.DefaultPaths(r.getenv)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -101,14 +101,14 @@ func (r *rig) startDaemon() {
 }
 
 // daemonClient is a client of the daemon on the rig's socket.
-func (r *rig) daemonClient() *daemon.Client {
+func (r *rig) daemonClient() *api.Client {
 	r.t.Helper()
 	if r.client == nil {
-		paths, err := daemon.DefaultPaths(r.getenv)
+		paths, err := api.DefaultPaths(r.getenv)
 		if err != nil {
 			r.t.Fatal(err)
 		}
-		r.client = daemon.NewClient(paths.Socket)
+		r.client = api.NewClient(paths.Socket)
 	}
 	return r.client
 }

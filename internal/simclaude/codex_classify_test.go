@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codeman-dev/codeman/agents"
+	"github.com/codeman-dev/codeman/agents/codex"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
-	"github.com/codeman-dev/codeman/respawn/agents"
-	"github.com/codeman-dev/codeman/respawn/codex"
 )
 
 // codeman's Codex reader must read the same facts from the Codex look's
@@ -40,7 +40,7 @@ func facts(f respawn.ScreenFacts) string {
 
 func recordedScreen(t *testing.T, situation string) respawn.Screen {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "respawn", "testdata", "codex", "screens", "v0.171.0-"+situation+".txt"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "agents", "codex", "testdata", "screens", "v0.171.0-"+situation+".txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

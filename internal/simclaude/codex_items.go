@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Transcript lines of the Codex look (respawn/testdata/codex/screens).
+// Transcript lines of the Codex look (agents/codex/testdata/screens).
 
 const (
 	codexColorEcho   = 238 // background of the prompt echo

@@ -13,9 +13,9 @@ import (
 )
 
 // The Codex look is compared with the real Codex CLI 0.171.0 screens
-// (200x50, respawn/testdata/codex/screens) row by row.
+// (200x50, agents/codex/testdata/screens) row by row.
 
-const codexScreens = "../../respawn/testdata/codex/screens"
+const codexScreens = "../../agents/codex/testdata/screens"
 
 func newCodexSim(t *testing.T, edit func(*Options)) *sim {
 	return newSim(t, func(o *Options) {

@@ -1,7 +1,7 @@
 package simclaude
 
 // Strings of the real Codex CLI 0.171.0 screens, verbatim where a recorded
-// screen shows them (respawn/testdata/codex/screens), and the payload
+// screen shows them (agents/codex/testdata/screens), and the payload
 // values its hooks carry (hooks/testdata/codex).
 
 const (

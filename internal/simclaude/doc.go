@@ -24,7 +24,7 @@
 // that writes AGENTS.md. Keys that arrive less than 8 ms apart are a paste
 // there, and an Enter within 120 ms of such a burst is a newline in it,
 // logged as a key "enter" with the text "\n". Its screens are checked
-// against the recorded ones of respawn/testdata/codex/screens.
+// against the recorded ones of agents/codex/testdata/screens.
 //
 // # Use
 //

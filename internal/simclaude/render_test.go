@@ -8,7 +8,7 @@ import (
 )
 
 // The screens below are compared with real Claude Code 2.1.328 captures
-// (200x50, respawn/testdata/screens) row by row.
+// (200x50, agents/claude/testdata/screens) row by row.
 
 func TestRender_AfterClearMatchesCapture(t *testing.T) {
 	s := newSim(t, nil)

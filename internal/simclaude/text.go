@@ -1,7 +1,7 @@
 package simclaude
 
 // Strings of the real Claude Code 2.1.328 screens, verbatim where a capture
-// shows them (respawn/testdata/screens).
+// shows them (agents/claude/testdata/screens).
 
 const (
 	claudeVersion = "2.1.328"

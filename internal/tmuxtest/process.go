@@ -135,8 +135,10 @@ func (s *Server) killLeft() {
 			s.name, p.pid, s.socket, clients)
 		syscall.Kill(p.pid, syscall.SIGKILL)
 	}
+	// By the processes killed, not by name alone: an exiting process's
+	// argv is gone from /proc before it is.
 	err := wait.Until(fmt.Sprintf("tmux server %s to exit after SIGKILL", s.name), 5*time.Second, func() bool {
-		return len(s.running()) == 0
+		return !slices.ContainsFunc(left, process.alive) && len(s.running()) == 0
 	})
 	if err != nil {
 		s.t.Errorf("tmuxtest: %v", err)

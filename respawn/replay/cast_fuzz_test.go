@@ -13,9 +13,9 @@ import (
 // stays within the limits, and writing it back gives the same recording.
 // The seeds are the real recordings and a few hostile ones.
 func FuzzRead(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "replay", "*.cast"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "agents", "claude", "testdata", "replay", "*.cast"))
 	if len(files) == 0 {
-		f.Fatal("no recordings in respawn/testdata/replay")
+		f.Fatal("no recordings in agents/claude/testdata/replay")
 	}
 	for _, file := range files {
 		b, err := os.ReadFile(file)

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/codeman-dev/codeman/agents/claude"
 )
 
 const okHeader = `{"version":2,"width":80,"height":24}` + "\n"
@@ -99,7 +101,7 @@ func TestRun_RefusesWhatReadWould(t *testing.T) {
 			Events: []Event{{Time: 1e12, Kind: "o", Data: "x", Line: 3}}}, "t.cast:3: event time 1e+12"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Run(&tc.cast, Options{Config: testConfig()})
+			_, err := Run(&tc.cast, Options{Config: testConfig(), Agent: claude.DefaultPatterns()})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}

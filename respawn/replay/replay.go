@@ -24,9 +24,9 @@ const quietAfter = 5 * time.Minute
 // Options configure a replay.
 type Options struct {
 	Config respawn.Config
-	// Agent reads the recorded agent; nil means Patterns.
-	Agent    respawn.Agent
-	Patterns *respawn.Patterns // nil: respawn.DefaultPatterns
+	// Agent reads the recorded agent. It is required: Run returns an
+	// error without one.
+	Agent respawn.Agent
 	// Interpret turns a hook payload from an "m" event into a signal; nil
 	// ignores hook markers.
 	Interpret func(payload []byte) (respawn.Hook, bool)
@@ -34,15 +34,6 @@ type Options struct {
 	// OnDecision, when set, gets every decision as it is made, stamped in
 	// virtual time: codeman replay --history writes them as a pane's history.
 	OnDecision func(respawn.Decision)
-}
-
-// agent is Agent, else Patterns (a nil *Patterns is Claude Code's default
-// table to the core).
-func (o Options) agent() respawn.Agent {
-	if o.Agent != nil {
-		return o.Agent
-	}
-	return o.Patterns
 }
 
 // Entry is one line of the timeline.
@@ -86,6 +77,9 @@ type run struct {
 // there is no session to ask. A cast that Read would refuse, for its size
 // or its events' times, is refused here too.
 func Run(c *Cast, opts Options) ([]Entry, error) {
+	if opts.Agent == nil {
+		return nil, fmt.Errorf("%s: no agent to read the recording with (replay.Options.Agent is nil)", c.Name)
+	}
 	if err := defaultLimits.checkHeader(c.Header); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
@@ -101,7 +95,7 @@ func Run(c *Cast, opts Options) ([]Entry, error) {
 	}
 	r := &run{
 		opts:  opts,
-		core:  respawn.NewCore("replay:"+c.Name, cfg, opts.agent()),
+		core:  respawn.NewCore("replay:"+c.Name, cfg, opts.Agent),
 		emu:   vt.NewEmulator(c.Header.Width, c.Header.Height),
 		start: start,
 	}

@@ -4,12 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/codeman-dev/codeman/agents/claude"
 )
 
 // oneHour repeats a real recording until it spans an hour of virtual time.
 func oneHour(b *testing.B) *Cast {
 	b.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "replay", "long-work.cast"))
+	f, err := os.Open(filepath.Join("..", "..", "agents", "claude", "testdata", "replay", "long-work.cast"))
 	if err != nil {
 		b.Skip(err)
 	}
@@ -38,7 +40,7 @@ func BenchmarkReplay_OneHour(b *testing.B) {
 	b.SetBytes(int64(bytes))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Run(c, Options{Config: testConfig()}); err != nil {
+		if _, err := Run(c, Options{Config: testConfig(), Agent: claude.DefaultPatterns()}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents/claude"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected timelines in testdata")
+var update = flag.Bool("update", false, "rewrite the expected timelines in agents/claude/testdata/replay")
 
 // draw returns the bytes a full-screen TUI writes to show rows.
 func draw(rows ...string) string {
@@ -76,7 +77,7 @@ func sends(tl []Entry) []string {
 }
 
 func TestRun_CycleAfterTurn(t *testing.T) {
-	tl, err := Run(syntheticCast(t), Options{Config: testConfig()})
+	tl, err := Run(syntheticCast(t), Options{Config: testConfig(), Agent: claude.DefaultPatterns()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,6 +89,15 @@ func TestRun_CycleAfterTurn(t *testing.T) {
 		if e.Event == "send" && e.T < 30 {
 			t.Fatalf("typed at %.1fs, while Claude worked or right after:\n%s", e.T, timelineText(tl))
 		}
+	}
+}
+
+// A replay without an agent has nothing to read the recording with: it
+// is refused, naming the option.
+func TestRun_NeedsAgent(t *testing.T) {
+	tl, err := Run(syntheticCast(t), Options{Config: testConfig()})
+	if err == nil || !strings.Contains(err.Error(), "Options.Agent") || tl != nil {
+		t.Fatalf("Run without an agent = %d entries, %v; want an error naming Options.Agent", len(tl), err)
 	}
 }
 
@@ -130,12 +140,13 @@ func TestWriter_SplitUTF8(t *testing.T) {
 	}
 }
 
-// TestGolden replays every recording under testdata/ and compares the
-// timeline with its .timeline file (regenerate with -update; review the diff).
+// TestGolden replays every recording under agents/claude/testdata/replay
+// and compares the timeline with its .timeline file (regenerate with
+// -update; review the diff).
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "replay", "*.cast"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "agents", "claude", "testdata", "replay", "*.cast"))
 	if len(files) == 0 {
-		t.Skip("no recordings in respawn/testdata/replay")
+		t.Skip("no recordings in agents/claude/testdata/replay")
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
@@ -148,7 +159,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tl, err := Run(c, Options{Config: testConfig(), Interpret: hooks.InterpretPayload})
+			tl, err := Run(c, Options{Config: testConfig(), Agent: claude.DefaultPatterns(), Interpret: hooks.InterpretPayload})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,7 +218,7 @@ func TestRecordings(t *testing.T) {
 		{"usage-limit.cast", nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			f, err := os.Open(filepath.Join("..", "testdata", "replay", tc.file))
+			f, err := os.Open(filepath.Join("..", "..", "agents", "claude", "testdata", "replay", tc.file))
 			if err != nil {
 				t.Skip(err)
 			}
@@ -216,7 +227,7 @@ func TestRecordings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tl, err := Run(c, Options{Config: testConfig(), Interpret: hooks.InterpretPayload})
+			tl, err := Run(c, Options{Config: testConfig(), Agent: claude.DefaultPatterns(), Interpret: hooks.InterpretPayload})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +260,7 @@ func hasPrefix(got, want []string) bool {
 // time from the recording's start.
 func TestRun_OnDecision(t *testing.T) {
 	var got []respawn.Decision
-	tl, err := Run(syntheticCast(t), Options{Config: testConfig(), OnDecision: func(d respawn.Decision) { got = append(got, d) }})
+	tl, err := Run(syntheticCast(t), Options{Config: testConfig(), Agent: claude.DefaultPatterns(), OnDecision: func(d respawn.Decision) { got = append(got, d) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,156 @@
+// Package agents is the list of coding agents codeman can drive, and how
+// one is recognized in a pane. Each agent is a respawn.Agent (its screen
+// and stream readers and its commands) plus the few facts the daemon needs
+// around it; adding an agent is one entry here and the package that
+// implements it.
+package agents
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/codeman-dev/codeman/agents/aicheck"
+	"github.com/codeman-dev/codeman/agents/claude"
+	"github.com/codeman-dev/codeman/agents/codex"
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// Auto, as an agent's name, asks for the agent to be recognized in the
+// pane when it is attached.
+const Auto = "auto"
+
+// Info describes one agent.
+type Info struct {
+	// Name is the agent's name in config files and on the command line.
+	Name string
+	// Label is what a person calls it ("Claude Code").
+	Label string
+	// New returns the agent's reader, built with the config file's
+	// extra patterns ([[pattern]]): Claude Code's table is extended by
+	// them, and an error names a pattern that does not compile; Codex's
+	// reader has no table and ignores them.
+	New func(extra []respawn.PatternSpec) (respawn.Agent, error)
+	// Programs are the names the CLI's process runs as, which a pane's
+	// current command shows.
+	Programs []string
+	// SendPause is the least pause between typed text and its Enter: an
+	// Enter that follows the text sooner may be read as part of a paste.
+	SendPause time.Duration
+	// Check is the CLI its panes' AI checks run.
+	Check aicheck.CLI
+	// UpdatePrompt replaces respawn.DefaultUpdatePrompt for this agent,
+	// when it differs (the default names Claude Code's memory file).
+	UpdatePrompt string
+}
+
+var list = []Info{
+	{
+		Name:     claude.Name,
+		Label:    "Claude Code",
+		New:      newClaude,
+		Programs: []string{"claude"},
+		Check:    aicheck.ClaudeCode,
+	},
+	{
+		Name:     codex.Name,
+		Label:    "Codex",
+		New:      func([]respawn.PatternSpec) (respawn.Agent, error) { return codex.New(), nil },
+		Programs: []string{"codex"},
+		// Codex takes an Enter less than 120 ms after a burst of keys for
+		// a newline in the pasted text.
+		SendPause:    250 * time.Millisecond,
+		Check:        aicheck.Codex,
+		UpdatePrompt: codexUpdatePrompt,
+	},
+}
+
+// codexUpdatePrompt is respawn.DefaultUpdatePrompt for Codex, whose
+// project memory is AGENTS.md (the file its /init writes).
+const codexUpdatePrompt = "write a brief progress summary to AGENTS.md noting what you accomplished, then continue working."
+
+// newClaude returns Claude Code's pattern table extended by extra.
+func newClaude(extra []respawn.PatternSpec) (respawn.Agent, error) {
+	p, err := claude.CompilePatterns(extra)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Adapt fits a config to the agent: the default update prompt names
+// Claude Code's memory file, which another agent may call otherwise.
+func (a Info) Adapt(cfg respawn.Config) respawn.Config {
+	if a.UpdatePrompt != "" && cfg.UpdatePrompt == respawn.DefaultUpdatePrompt {
+		cfg.UpdatePrompt = a.UpdatePrompt
+	}
+	return cfg
+}
+
+// Default is the agent of a pane nothing else is known of.
+const Default = claude.Name
+
+// List returns every agent, the default first.
+func List() []Info { return slices.Clone(list) }
+
+// Names returns the agents' names, the default first.
+func Names() []string {
+	names := make([]string, len(list))
+	for i, a := range list {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// Lookup returns the agent called name.
+func Lookup(name string) (Info, error) {
+	for _, a := range list {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	return Info{}, fmt.Errorf("unknown agent %q (want %s or %s)", name, strings.Join(Names(), ", "), Auto)
+}
+
+// Valid reports whether name is an agent's name or Auto, as a config
+// value's error.
+func Valid(name string) error {
+	if name == Auto {
+		return nil
+	}
+	_, err := Lookup(name)
+	return err
+}
+
+// ByProgram names the agent whose CLI runs as command (a process name or
+// path), if any.
+func ByProgram(command string) (string, bool) {
+	if command == "" {
+		return "", false
+	}
+	base := filepath.Base(command)
+	for _, a := range list {
+		if slices.Contains(a.Programs, base) {
+			return a.Name, true
+		}
+	}
+	return "", false
+}
+
+// Recognize names the agent running in a pane from the pane's current
+// command (its process name, "" when unknown) and its screen, with the
+// evidence as a phrase. ok is false when neither tells: the caller falls
+// back to Default and says so.
+func Recognize(command string, s respawn.Screen) (name, why string, ok bool) {
+	if name, ok := ByProgram(command); ok {
+		return name, fmt.Sprintf("the pane runs %q", filepath.Base(command)), true
+	}
+	for _, a := range list {
+		if r, err := a.New(nil); err == nil && r.Classify(s).PromptBox {
+			return a.Name, a.Label + "'s prompt box is on screen", true
+		}
+	}
+	return "", "", false
+}

@@ -1,0 +1,58 @@
+package claude
+
+import (
+	"testing"
+
+	"github.com/codeman-dev/codeman/respawn"
+)
+
+// TestClassify_AutoContinue reads Claude Code's own continue at a usage
+// limit, on real screens and on screens built from their rows.
+func TestClassify_AutoContinue(t *testing.T) {
+	p := DefaultPatterns()
+	firedThenError := screenOf("❯ keep going", rowLimitHit, rowLimitBanner, rowAutoContinued,
+		"● API Error: 529 Overloaded (fake).", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	tests := []struct {
+		name   string
+		screen respawn.Screen
+		want   string // describeFacts
+	}{
+		{"Armed", respawn.Screen{Lines: armedScreen(rowArmedAt)},
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 8pm (UTC)" auto_continue=armed`},
+		{"ArmedAfterReset", respawn.Screen{Lines: armedScreen(rowArmedShortly)},
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 8pm (UTC)" auto_continue=armed`},
+		// The limit rows stay in the latest turn (Claude Code's prompt is
+		// not echoed), but they are history now.
+		{"FiredAndDone", respawn.Screen{Lines: autoContinuedScreen()}, "completion prompt_box auto_continue=fired"},
+		{"FiredWorking", respawn.Screen{Lines: autoContinueWorkingScreen()}, "working prompt_box auto_continue=fired"},
+		{"FiredThenError", respawn.Screen{Lines: firedThenError}, `prompt_box api_error="API Error: 529 Overloaded (fake)."`},
+		{"Older2_1_328", screenFixture(t, "55-oauth-usage-limit.txt"),
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 10:06pm (UTC)" auto_continue=armed`},
+		{"Cancelled2_1_328", screenFixture(t, "56-oauth-usage-limit-esc.txt"),
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 10:06pm (UTC)" auto_continue=off`},
+		{"Stale", respawn.Screen{Lines: screenOf("❯ keep going", rowLimitHit, rowLimitBanner, "● Usage limit has reset · Press enter to continue",
+			"", rowRule, rowPrompt, rowRule, "  ⚠ Your usage limit has reset", "    Press enter to continue", rowFooterIdle)},
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 8pm (UTC)" auto_continue=stale`},
+		{"NoBoxNoFooter", respawn.Screen{Lines: screenOf("❯ keep going", rowLimitHit, "", rowLimitNotice, rowArmedAt)},
+			`usage_limit="You've hit your 5-hour limit · resets 8pm (UTC)"`},
+		{"Armed2_1_332", screenFixture(t, "v2.1.332-usage-limit-armed.txt"),
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 5:33pm (UTC)" auto_continue=armed`},
+		{"ArmedAfterReset2_1_332", screenFixture(t, "v2.1.332-usage-limit-reset.txt"),
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 3:35pm (UTC)" auto_continue=armed`},
+		{"Continued2_1_332", screenFixture(t, "v2.1.332-usage-limit-continued.txt"), "completion prompt_box auto_continue=fired"},
+		{"Cancelled2_1_332", screenFixture(t, "v2.1.332-usage-limit-esc.txt"),
+			`prompt_box usage_limit="You've hit your 5-hour limit · resets 5:33pm (UTC)" auto_continue=off`},
+		{"MenuWithContinueOff2_1_332", screenFixture(t, "v2.1.332-usage-limit-menu.txt"),
+			`dialog=limit_menu usage_limit="You've hit your 5-hour limit · resets 5:35pm (UTC)"`},
+		{"Menu", screenFixture(t, "57-oauth-weekly-limit.txt"),
+			`dialog=limit_menu usage_limit="You've hit your weekly limit · resets Dec 2, 7:07pm (UTC)"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := p.Classify(tt.screen)
+			if got := describeFacts(f); got != tt.want {
+				t.Errorf("facts = %s\nwant    %s\nevidence %q", got, tt.want, f.Evidence)
+			}
+		})
+	}
+}
