@@ -260,8 +260,10 @@ func TestWatcher_Junk(t *testing.T) {
 	for _, name := range []string{filepath.Base(valid), "1-1-1.json", "1-1-2.json", "1-1-3.json", "1-1-4.json", "1-1-5.json"} {
 		wait.For(t, name+" to be dropped", waitLimit, gone(filepath.Join(spool, name)))
 	}
-	if left := dirNames(t, spool); !slices.Equal(left, []string{".1-1-1.json.tmp", ".pruned", "notes.txt"}) {
-		t.Errorf("spool dir holds %v, want only the temp file, the prune stamp and notes.txt", left)
+	// The valid marker's claim is removed only after it was routed.
+	want := []string{".1-1-1.json.tmp", ".pruned", "notes.txt"}
+	if err := wait.Until("the claim's removal", waitLimit, func() bool { return slices.Equal(dirNames(t, spool), want) }); err != nil {
+		t.Errorf("spool dir holds %v, want only the temp file, the prune stamp and notes.txt", dirNames(t, spool))
 	}
 	if _, err := os.Stat(outside); err != nil {
 		t.Errorf("link target touched: %v", err)
