@@ -1,8 +1,11 @@
 // Package agents is the list of coding agents codeman can drive, and how
 // one is recognized in a pane. Each agent is a respawn.Agent (its screen
-// and stream readers and its commands) plus the few facts the daemon needs
-// around it; adding an agent is one entry here and the package that
-// implements it.
+// and stream readers and its commands) plus every other fact codeman
+// keeps of it: its hooks installer, the CLI its AI checks run, the
+// releases it is tested with, its send pause and update prompt, and how
+// the simulated session plays it. The commands, the daemon and the doctor
+// loop over this list; adding an agent is one entry here and the packages
+// of its home (docs/ARCHITECTURE.md, "Adding an agent").
 package agents
 
 import (
@@ -14,7 +17,11 @@ import (
 
 	"github.com/codeman-dev/codeman/agents/aicheck"
 	"github.com/codeman-dev/codeman/agents/claude"
+	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
 	"github.com/codeman-dev/codeman/agents/codex"
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
+	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
@@ -44,6 +51,21 @@ type Info struct {
 	// UpdatePrompt replaces respawn.DefaultUpdatePrompt for this agent,
 	// when it differs (the default names Claude Code's memory file).
 	UpdatePrompt string
+	// Hooks installs codeman's hooks into the agent's settings, for
+	// `codeman hooks --agent NAME` and the doctor.
+	Hooks hooks.Installer
+	// Release says which releases of the CLI codeman is tested with.
+	Release Release
+	// Sim is how the simulated session plays this agent in the demo.
+	Sim Sim
+}
+
+// Sim is how the simulated session (internal/simclaude) plays an agent,
+// and what the demo types into it.
+type Sim struct {
+	Look   string // the simulated session's --look
+	Prompt string // the demo's first prompt
+	Ready  string // on its screen once it takes input
 }
 
 var list = []Info{
@@ -53,6 +75,15 @@ var list = []Info{
 		New:      newClaude,
 		Programs: []string{"claude"},
 		Check:    aicheck.ClaudeCode,
+		Hooks:    claudehooks.Installer{},
+		Release: Release{
+			Tested:  []string{"2.1.328", "2.1.332"},
+			Package: "@anthropic-ai/claude-code",
+			Version: claudeVersion,
+		},
+		// The demo's turn makes a plan, so that it shows a plan approval
+		// accepted as well as a cycle.
+		Sim: Sim{Look: simclaude.LookClaude, Prompt: "make a plan to add a greeting to the project, then build it", Ready: "❯"},
 	},
 	{
 		Name:     codex.Name,
@@ -64,6 +95,16 @@ var list = []Info{
 		SendPause:    250 * time.Millisecond,
 		Check:        aicheck.Codex,
 		UpdatePrompt: codexUpdatePrompt,
+		Hooks:        codexhooks.Installer{},
+		Release: Release{
+			Tested:   []string{"0.171.0"},
+			Package:  "@openai/codex",
+			Version:  codexVersion,
+			Optional: true,
+		},
+		// Codex has no plan approval for codeman to accept: an ordinary
+		// turn.
+		Sim: Sim{Look: simclaude.LookCodex, Prompt: "add a greeting to the project, then build it", Ready: "Ask Codex to do anything"},
 	},
 }
 

@@ -5,12 +5,13 @@ import (
 
 	"github.com/codeman-dev/codeman/agents"
 	"github.com/codeman-dev/codeman/agents/aicheck"
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/respawn"
 )
 
-// agentCheckers holds the AI checker of each agent other than Claude Code,
-// set up when the first pane of that agent is attached: a Codex pane's
-// checks run codex exec, and a daemon of Claude panes never looks for it.
+// agentCheckers holds the AI checker of each agent other than the default
+// one, set up when the first pane of that agent is attached: a daemon
+// whose panes all run the default agent never looks for another CLI.
 type agentCheckers struct {
 	mu    sync.Mutex
 	slots map[string]checkerSlot
@@ -28,7 +29,7 @@ func (d *Daemon) checkerFor(agent agents.Info) (respawn.Checker, string) {
 	if d.opts.Checker != nil {
 		return d.opts.Checker, ""
 	}
-	if agent.Check == aicheck.ClaudeCode {
+	if agent.Name == agents.Default {
 		return d.checker, d.checkerMsg
 	}
 	d.checkers.mu.Lock()
@@ -39,7 +40,7 @@ func (d *Daemon) checkerFor(agent agents.Info) (respawn.Checker, string) {
 	var s checkerSlot
 	if file, err := d.loadConfig(); err != nil {
 		s.down = "config: " + err.Error()
-	} else if r, err := aicheck.New(aicheck.Options{CLI: agent.Check, CodexPath: file.Checks.CodexPath, MaxConcurrent: file.Checks.MaxConcurrent, Logger: d.log}); err != nil {
+	} else if r, err := aicheck.New(d.checkerOptions(agent, file)); err != nil {
 		s.down = err.Error()
 		d.log.Warn("AI checks unavailable for "+agent.Label+" panes; idle detection goes on without them", "err", err)
 	} else {
@@ -50,4 +51,11 @@ func (d *Daemon) checkerFor(agent agents.Info) (respawn.Checker, string) {
 	}
 	d.checkers.slots[agent.Name] = s
 	return s.checker, s.down
+}
+
+// checkerOptions set up the AI checks of agent's panes as the config file
+// says: the agent's CLI, at the path the file gives for it.
+func (d *Daemon) checkerOptions(agent agents.Info, file *config.File) aicheck.Options {
+	return aicheck.Options{CLI: agent.Check, ClaudePath: file.Checks.ClaudePath, CodexPath: file.Checks.CodexPath,
+		MaxConcurrent: file.Checks.MaxConcurrent, Logger: d.log}
 }

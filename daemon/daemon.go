@@ -14,6 +14,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/agents"
 	"github.com/codeman-dev/codeman/agents/aicheck"
 	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
@@ -215,7 +216,11 @@ func (d *Daemon) setupChecker() {
 		d.checkerMsg = "config: " + err.Error()
 		return
 	}
-	r, err := aicheck.New(aicheck.Options{ClaudePath: file.Checks.ClaudePath, MaxConcurrent: file.Checks.MaxConcurrent, Logger: d.log})
+	def, err := agents.Lookup(agents.Default)
+	if err != nil {
+		panic(err) // the default is in the registry
+	}
+	r, err := aicheck.New(d.checkerOptions(def, file))
 	if err != nil {
 		d.checkerMsg = err.Error()
 		d.log.Warn("AI checks unavailable; idle detection goes on without them", "err", err)

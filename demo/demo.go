@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/agents"
-	"github.com/codeman-dev/codeman/agents/codex"
 	"github.com/codeman-dev/codeman/internal/childenv"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
@@ -36,34 +35,20 @@ type Options struct {
 	Agent string
 }
 
-// demoPrompt makes the simulated session plan first, so the demo shows a
-// plan approval accepted as well as a cycle.
-const demoPrompt = "make a plan to add a greeting to the project, then build it"
-
-// demoCodexPrompt is an ordinary turn: Codex has no plan approval for
-// codeman to accept.
-const demoCodexPrompt = "add a greeting to the project, then build it"
-
-// demoAgent is what the demo needs to know of its agent.
-type demoAgent struct {
-	info   agents.Info
-	look   string // the simulated session's --look
-	prompt string // its first prompt
-	ready  string // on its screen once it can take input
-}
-
-func lookupDemoAgent(name string) (demoAgent, error) {
+// lookupDemoAgent returns the agent called name, the default when name
+// is empty, refusing one the simulated session cannot play.
+func lookupDemoAgent(name string) (agents.Info, error) {
 	if name == "" {
 		name = agents.Default
 	}
 	info, err := agents.Lookup(name)
 	if err != nil {
-		return demoAgent{}, fmt.Errorf("demo: %w", err)
+		return agents.Info{}, fmt.Errorf("demo: %w", err)
 	}
-	if info.Name == codex.Name {
-		return demoAgent{info: info, look: simclaude.LookCodex, prompt: demoCodexPrompt, ready: "Ask Codex to do anything"}, nil
+	if info.Sim.Look == "" {
+		return agents.Info{}, fmt.Errorf("demo: the simulated session cannot play %s", info.Label)
 	}
-	return demoAgent{info: info, look: simclaude.LookClaude, prompt: demoPrompt, ready: "❯"}, nil
+	return info, nil
 }
 
 // Config is the demo's configuration: the defaults with short waits.
@@ -108,7 +93,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "codeman demo: a simulated %s session runs in tmux server %q, pane %s.\n", agent.info.Label, opts.Name, pane)
+	fmt.Fprintf(out, "codeman demo: a simulated %s session runs in tmux server %q, pane %s.\n", agent.Label, opts.Name, pane)
 	fmt.Fprintf(out, "Watch it live from another terminal: tmux -L %s attach -t demo\n\n", opts.Name)
 
 	client := tmux.NewClient(srv, "demo", tmux.ClientOptions{})
@@ -118,14 +103,14 @@ func Run(ctx context.Context, opts Options) error {
 	defer client.Close()
 	// The agent's own reader and timing: Codex takes an Enter that follows
 	// typed text too soon for a newline.
-	reader, err := agent.info.New(nil)
+	reader, err := agent.New(nil)
 	if err != nil {
 		return err
 	}
 	timing := respawn.DefaultSendTiming()
-	timing.Pause = max(timing.Pause, agent.info.SendPause)
+	timing.Pause = max(timing.Pause, agent.SendPause)
 	ctrl := respawn.NewController(respawn.ControllerOptions{
-		Pane: "tmux:" + srv.Socket + ":" + pane, Config: agent.info.Adapt(Config()), Agent: reader,
+		Pane: "tmux:" + srv.Socket + ":" + pane, Config: agent.Adapt(Config()), Agent: reader,
 		Terminal: tmux.NewPaneTerminal(srv, pane, tmux.TerminalOptions{Timing: timing}),
 	})
 	decisions, cancel := ctrl.Subscribe()
@@ -176,7 +161,7 @@ func narrate(ctx context.Context, out io.Writer, decisions <-chan respawn.Decisi
 
 // startDemoSession starts (or restarts) the private server with the
 // simulated session and waits for its prompt box.
-func startDemoSession(ctx context.Context, opts Options, agent demoAgent, simLog string) (tmux.Server, string, error) {
+func startDemoSession(ctx context.Context, opts Options, agent agents.Info, simLog string) (tmux.Server, string, error) {
 	base := []string{"-L", opts.Name, "-f", "/dev/null"}
 	kill := exec.CommandContext(ctx, "tmux", append(base, "kill-server")...)
 	kill.Env = demoEnv()
@@ -193,9 +178,9 @@ func startDemoSession(ctx context.Context, opts Options, agent demoAgent, simLog
 		}
 	}
 	args := append(base, "new-session", "-d", "-s", "demo", "-x", "200", "-y", "50", "-P", "-F", "#{pane_id} #{socket_path}",
-		opts.Exe, "sim-claude", "--prompt", agent.prompt, "--work", "3s", "--log", simLog)
-	if agent.look != simclaude.LookClaude {
-		args = append(args, "--look", agent.look)
+		opts.Exe, "sim-claude", "--prompt", agent.Sim.Prompt, "--work", "3s", "--log", simLog)
+	if agent.Sim.Look != simclaude.LookClaude {
+		args = append(args, "--look", agent.Sim.Look)
 	}
 	cmd := exec.CommandContext(ctx, "tmux", args...)
 	cmd.Env = demoEnv()
@@ -217,7 +202,7 @@ func startDemoSession(ctx context.Context, opts Options, agent demoAgent, simLog
 	defer cancel()
 	for {
 		screen, err := srv.Run(waitCtx, "capture-pane", "-p", "-t", pane)
-		if err == nil && strings.Contains(screen, agent.ready) {
+		if err == nil && strings.Contains(screen, agent.Sim.Ready) {
 			return srv, pane, nil
 		}
 		select {

@@ -12,11 +12,11 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/agents"
 	"github.com/codeman-dev/codeman/agents/aicheck"
 	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
-	codexhooks "github.com/codeman-dev/codeman/hooks/codex"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -109,11 +109,9 @@ type Doctor struct {
 	Lstat, Stat func(path string) (fs.FileInfo, error)
 	// Euid is the user the private dirs must belong to.
 	Euid int
-	// HooksStatus reads codeman's hooks in the Claude Code settings.
-	HooksStatus func() (hooks.StatusReport, error)
-	// CodexHooksStatus reads codeman's hooks in Codex's hooks.json and
-	// their trust; nil skips the check.
-	CodexHooksStatus func() (codexhooks.StatusReport, error)
+	// Hooks reads codeman's hooks in an agent's settings, as codeman
+	// hooks install would write them (the agent's Installer.Check).
+	Hooks func(a agents.Info) []hooks.Finding
 	// Config loads the config file.
 	Config func() (*config.File, error)
 	// Checker sets up the AI checks with checks.claude_path.
@@ -149,21 +147,9 @@ func New(binary, version string, env func(string) string, enabled func(ctx conte
 		Lstat:             os.Lstat,
 		Stat:              os.Stat,
 		Euid:              os.Geteuid(),
-		HooksStatus: func() (hooks.StatusReport, error) {
-			path, err := hooks.SettingsPath(env, "")
-			if err != nil {
-				return hooks.StatusReport{}, err
-			}
-			// As codeman hooks install would write them: codeman-hook
-			// beside this binary is this codeman's too.
-			return hooks.Status(hooks.InstallOptions{SettingsPath: path, Binary: binary, Handler: hooks.FindHandler(binary)})
-		},
-		CodexHooksStatus: func() (codexhooks.StatusReport, error) {
-			home, err := codexhooks.Home(env)
-			if err != nil {
-				return codexhooks.StatusReport{}, err
-			}
-			return codexhooks.Status(codexhooks.Options{Home: home, Binary: binary, Handler: hooks.FindHandler(binary)})
+		Hooks: func(a agents.Info) []hooks.Finding {
+			// codeman-hook beside this binary is this codeman's too.
+			return a.Hooks.Check(hooks.Request{Env: env, Binary: binary, Handler: hooks.FindHandler(binary)})
 		},
 		Config: func() (*config.File, error) { return config.Load(config.DefaultPath()) },
 		Checker: func(claudePath string) error {
@@ -193,10 +179,10 @@ func (d *Doctor) Run(ctx context.Context) Report {
 		rep.add(c)
 	}
 	rep.add(d.checkScreen(ctx, st.addresses()))
-	rep.add(d.checkClaude(ctx))
-	rep.add(d.checkHooks())
-	for _, c := range d.checkCodex(ctx) {
-		rep.add(c)
+	for _, a := range agents.List() {
+		for _, c := range d.checkAgent(ctx, a) {
+			rep.add(c)
+		}
 	}
 	for _, c := range d.checkDirs(paths, pathsErr) {
 		rep.add(c)

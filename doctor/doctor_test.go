@@ -149,34 +149,22 @@ func TestDoctor_Claude(t *testing.T) {
 	}
 }
 
+// Each agent's hooks installer judges its hooks; the doctor shows every
+// finding as a check of its level, with the installer's words and fix.
 func TestDoctor_Hooks(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		breakIt func(*hooks.StatusReport) error
+		level   hooks.Level
 		verdict Verdict
-		want    []string
 	}{
-		{"NotInstalled", func(r *hooks.StatusReport) error { r.Installed = nil; return nil },
-			VerdictWarn, []string{"not installed in /home/u/.claude/settings.json", "codeman hooks install"}},
-		{"OtherBinary", func(r *hooks.StatusReport) error {
-			r.Installed[1].Program, r.Installed[1].Current = "/opt/codeman", false
-			return nil
-		},
-			VerdictWarn, []string{"run /opt/codeman, not this binary (" + fakeBinary + ")", "codeman hooks install"}},
-		{"NotExecutable", func(r *hooks.StatusReport) error {
-			r.Installed[0].Program, r.Installed[0].Executable, r.Installed[0].Current = "/gone/codeman", false, false
-			return nil
-		}, VerdictError, []string{"run /gone/codeman, not an executable", "codeman hooks install"}},
-		{"Outdated", func(r *hooks.StatusReport) error { r.Missing = []hooks.Entry{{Event: "StopFailure"}}; return nil },
-			VerdictWarn, []string{"out of date", "missing: StopFailure", "codeman hooks install"}},
-		{"Unreadable", func(*hooks.StatusReport) error {
-			return errors.New("read settings /home/u/.claude/settings.json: invalid character '}' at line 3")
-		}, VerdictError, []string{"line 3", "fix the settings file"}},
+		{hooks.LevelOK, VerdictOK}, {hooks.LevelNote, VerdictNote}, {hooks.LevelWarn, VerdictWarn}, {hooks.LevelError, VerdictError},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(string(tc.verdict), func(t *testing.T) {
 			m := healthyMachine()
-			m.hooksErr = tc.breakIt(&m.hooks)
-			wantCheck(t, runFake(t, m), "hooks", tc.verdict, tc.want...)
+			m.hooks["claude"] = []hooks.Finding{{Name: "hooks", Level: tc.level, Message: "the hooks in /home/u/.claude/settings.json say so", Fix: "codeman hooks install"}}
+			m.hooks["codex"] = append(m.hooks["codex"], hooks.Finding{Name: "codex usage limits", Level: tc.level, Message: "a second finding", Fix: "set it"})
+			rep := runFake(t, m)
+			wantCheck(t, rep, "hooks", tc.verdict, "say so", "codeman hooks install")
+			wantCheck(t, rep, "codex usage limits", tc.verdict, "a second finding", "set it")
 		})
 	}
 }
@@ -361,18 +349,4 @@ func TestDoctor_DaemonNotAnswering(t *testing.T) {
 		return nil, fmt.Errorf("get health: %w", context.DeadlineExceeded)
 	}
 	wantCheck(t, d.Run(context.Background()), "daemon", VerdictError, "does not answer", "daemon.log")
-}
-
-func TestCompareVersions(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"2.1.332", "2.1.332", 0}, {"2.1.332", "2.1.328", 1}, {"2.1.99", "2.1.328", -1},
-		{"2.2", "2.1.400", 1}, {"2.1", "2.1.0", 0}, {"10.0.0", "9.9.9", 1},
-	} {
-		if got := compareVersions(tc.a, tc.b); got != tc.want {
-			t.Errorf("compareVersions(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
 }

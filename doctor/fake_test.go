@@ -11,10 +11,10 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/agents"
 	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/hooks"
-	codexhooks "github.com/codeman-dev/codeman/hooks/codex"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
 )
@@ -88,17 +88,14 @@ type fakeMachine struct {
 	screen   string
 	fs       fakeFS
 	pathsErr error
-	hooks    hooks.StatusReport
-	hooksErr error
-	// codexHooks is codeman's hooks in Codex's hooks.json and their trust.
-	codexHooks    codexhooks.StatusReport
-	codexHooksErr error
-	config        *config.File
-	confErr       error
-	checker       error
-	daemon        *fakeDaemon // nil: none runs
-	enabled       []string    // panes enabled when none runs
-	clock         *clockwork.FakeClock
+	// hooks are what each agent's installer finds of its hooks, by agent.
+	hooks   map[string][]hooks.Finding
+	config  *config.File
+	confErr error
+	checker error
+	daemon  *fakeDaemon // nil: none runs
+	enabled []string    // panes enabled when none runs
+	clock   *clockwork.FakeClock
 }
 
 func healthyMachine() *fakeMachine {
@@ -117,16 +114,9 @@ func healthyMachine() *fakeMachine {
 			"/home/u/.local/state/codeman":        {name: "codeman", mode: fs.ModeDir | 0o755, uid: fakeUID},
 			"/home/u/.config/codeman/config.toml": {name: "config.toml", mode: 0o644, uid: fakeUID},
 		},
-		hooks: hooks.StatusReport{SettingsPath: "/home/u/.claude/settings.json", Exists: true, Installed: []hooks.InstalledEntry{
-			{Entry: hooks.Entry{Event: "Stop"}, Program: fakeBinary, Executable: true, Current: true},
-			{Entry: hooks.Entry{Event: "UserPromptSubmit"}, Program: fakeBinary, Executable: true, Current: true},
-		}},
-		codexHooks: codexhooks.StatusReport{
-			StatusReport: hooks.StatusReport{SettingsPath: "/home/u/.codex/hooks.json", Exists: true, Installed: []hooks.InstalledEntry{
-				{Entry: hooks.Entry{Event: "Stop"}, Program: fakeBinary, Executable: true, Current: true},
-			}},
-			ConfigPath: "/home/u/.codex/config.toml",
-			Handlers:   []codexhooks.HandlerStatus{{InstalledEntry: hooks.InstalledEntry{Entry: hooks.Entry{Event: "Stop"}}, Trust: codexhooks.TrustTrusted}},
+		hooks: map[string][]hooks.Finding{
+			"claude": {{Name: "hooks", Level: hooks.LevelOK, Message: "installed in /home/u/.claude/settings.json, running this binary"}},
+			"codex":  {{Name: "hooks (codex)", Level: hooks.LevelOK, Message: "installed in /home/u/.codex/hooks.json and trusted in /home/u/.codex/config.toml"}},
 		},
 		config: file,
 		daemon: &fakeDaemon{
@@ -176,13 +166,12 @@ func newFakeDoctor(m *fakeMachine) *Doctor {
 				State: "/home/u/.local/state/codeman", Log: "/home/u/.local/state/codeman/daemon.log",
 			}, m.pathsErr
 		},
-		Lstat:            m.fs.stat,
-		Stat:             m.fs.stat,
-		Euid:             fakeUID,
-		HooksStatus:      func() (hooks.StatusReport, error) { return m.hooks, m.hooksErr },
-		Config:           func() (*config.File, error) { return m.config, m.confErr },
-		CodexHooksStatus: func() (codexhooks.StatusReport, error) { return m.codexHooks, m.codexHooksErr },
-		Checker:          func(string) error { return m.checker },
+		Lstat:   m.fs.stat,
+		Stat:    m.fs.stat,
+		Euid:    fakeUID,
+		Hooks:   func(a agents.Info) []hooks.Finding { return m.hooks[a.Name] },
+		Config:  func() (*config.File, error) { return m.config, m.confErr },
+		Checker: func(string) error { return m.checker },
 		Connect: func(context.Context, api.Paths) (Daemon, error) {
 			if m.daemon == nil {
 				return nil, fmt.Errorf("%w (dial unix: no such file)", api.ErrNotRunning)

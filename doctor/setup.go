@@ -2,81 +2,11 @@ package doctor
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/codeman-dev/codeman/config"
-	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/respawn"
 )
-
-// installHooks is the fix of every hooks problem.
-const installHooks = "codeman hooks install (then restart the Claude Code sessions that run)"
-
-// checkHooks checks codeman's hooks in the Claude Code user settings, as
-// codeman hooks status reports them: installed, complete, and running an
-// executable, this binary.
-func (d *Doctor) checkHooks() Check {
-	const name = "hooks"
-	st, err := d.HooksStatus()
-	if err != nil {
-		return Check{Name: name, Verdict: VerdictError, Message: err.Error(), Fix: "fix the settings file it names; codeman hooks status reads it again"}
-	}
-	if len(st.Installed) == 0 {
-		return Check{Name: name, Verdict: VerdictWarn,
-			Message: "not installed in " + st.SettingsPath + ": codeman sees a turn's end from the screen alone, later and with less certainty",
-			Fix:     installHooks}
-	}
-	var broken, other []string
-	for _, e := range st.Installed {
-		switch {
-		case !e.Executable:
-			broken = appendNew(broken, e.Program)
-		case !e.Current:
-			other = appendNew(other, e.Program)
-		}
-	}
-	switch {
-	case len(broken) > 0:
-		return Check{Name: name, Verdict: VerdictError,
-			Message: fmt.Sprintf("the hooks in %s run %s, not an executable: Claude Code reports every hook as failed", st.SettingsPath, strings.Join(broken, ", ")),
-			Fix:     installHooks}
-	case len(other) > 0:
-		return Check{Name: name, Verdict: VerdictWarn,
-			Message: fmt.Sprintf("the hooks in %s run %s, not this binary (%s)", st.SettingsPath, strings.Join(other, ", "), d.Binary),
-			Fix:     "if this is the codeman you use: " + installHooks}
-	case !st.UpToDate():
-		return Check{Name: name, Verdict: VerdictWarn,
-			Message: fmt.Sprintf("out of date in %s (%s)", st.SettingsPath, hookChanges(st)),
-			Fix:     installHooks}
-	}
-	return Check{Name: name, Verdict: VerdictOK, Message: "installed in " + st.SettingsPath + ", running this binary"}
-}
-
-// hookChanges lists what codeman hooks install would change.
-func hookChanges(st hooks.StatusReport) string {
-	var parts []string
-	for _, g := range []struct {
-		label   string
-		entries []hooks.Entry
-	}{{"missing", st.Missing}, {"outdated", st.Outdated}, {"copies", st.Copies}} {
-		if len(g.entries) == 0 {
-			continue
-		}
-		parts = append(parts, g.label+": "+hooks.EntryList(g.entries))
-	}
-	return strings.Join(parts, "; ")
-}
-
-func appendNew(list []string, s string) []string {
-	for _, have := range list {
-		if have == s {
-			return list
-		}
-	}
-	return append(list, s)
-}
 
 // checkConfig loads the config file. It returns the file, nil when it does
 // not load.

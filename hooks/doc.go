@@ -1,12 +1,13 @@
-// Package hooks connects Claude Code's hooks to codeman. It owns three
-// things:
+// Package hooks connects the agents' hooks to codeman: the machinery every
+// agent's hooks share. It owns three things:
 //
-//   - the settings installer: it merges codeman's hook entries into a Claude
-//     Code settings file (~/.claude/settings.json, $CLAUDE_CONFIG_DIR, or a
-//     project's .claude/settings.local.json) and removes them again, keeping
-//     every other key and every hook of the user's as it was (package
-//     hooks/codex runs it on the OpenAI Codex CLI's hooks.json, of the same
-//     shape, with Codex's events: InstallOptions.Entries);
+//   - the settings editor: it merges an agent's hook entries
+//     (InstallOptions.Entries) into a settings file of Claude Code's shape
+//     ({"hooks": {Event: [groups]}}, which the Codex CLI's hooks.json
+//     shares) and removes them again, keeping every other key and every
+//     hook of the user's as it was. Each agent's installer (Installer:
+//     agents/claude/claudehooks, agents/codex/codexhooks) runs it on its
+//     own files with its own events;
 //   - the hook handler behind codeman-hook and `codeman hook`, whose marker
 //     protocol lives in the subpackage spool: Claude Code runs it for every
 //     hook event with the event's JSON on stdin; it finds its pane from the
@@ -69,7 +70,7 @@
 // reading the record and the settings to writing both, so that installs
 // run at once (a script, two shells) take turns: each reads what the one
 // before wrote, record included, and one set of hooks results. Status
-// holds it shared. Package hooks/codex holds the lock of hooks.json
+// holds it shared. Codex's installer holds the lock of hooks.json
 // across its edit of config.toml too (LockSettings, InstallOptions.Locked).
 // The lock file stays when the hooks go, like the backup.
 //

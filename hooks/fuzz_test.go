@@ -19,6 +19,15 @@ import (
 // the original is gone. Inputs install refuses (hooks not an object, an
 // event not a list) must be refused, not mangled.
 func FuzzSettingsRoundTrip(f *testing.F) {
+	// The shapes agents' entries take: events with and without a matcher,
+	// one event in several groups, a timeout of its own.
+	fuzzEntries := []Entry{
+		{Event: "Stop"},
+		{Event: "Notification", Matcher: "idle_prompt"},
+		{Event: "Notification", Matcher: "permission_prompt"},
+		{Event: "PreToolUse", Matcher: "*"},
+		{Event: "SessionEnd", Timeout: 3},
+	}
 	for _, pattern := range []string{"settings/*.json", "settings/*.golden", "settings-invalid/*.json"} {
 		files, err := filepath.Glob(filepath.Join("testdata", pattern))
 		if err != nil {
@@ -48,27 +57,27 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			return
 		}
 		rec := newRecord(&settingsFile{exists: true, data: data})
-		install := newEdit(wantedEntries, command, rec, ours)
+		install := newEdit(fuzzEntries, command, rec, ours)
 		out, changed, err := install.apply(data)
 		if err != nil || len(install.found) > 0 {
 			return // refused (the caller writes nothing), or codeman's hooks are there already
 		}
-		if !changed || len(install.added) != len(wantedEntries) || install.after == nil {
+		if !changed || len(install.added) != len(fuzzEntries) || install.after == nil {
 			t.Fatalf("install changed %v, added %v", changed, install.added)
 		}
 		if err := checkSyntax("out", out); err != nil {
 			t.Fatalf("install wrote invalid JSON: %v\n%s", err, out)
 		}
 
-		again := newEdit(wantedEntries, command, install.after, ours)
+		again := newEdit(fuzzEntries, command, install.after, ours)
 		out2, changed, err := again.apply(out)
-		if err != nil || changed || !bytes.Equal(out2, out) || len(again.found) != len(wantedEntries) {
+		if err != nil || changed || !bytes.Equal(out2, out) || len(again.found) != len(fuzzEntries) {
 			t.Fatalf("second install: changed %v, found %d, err %v", changed, len(again.found), err)
 		}
 
 		uninstall := newEdit(nil, command, install.after, ours)
 		restored, changed, err := uninstall.apply(out)
-		if err != nil || !changed || uninstall.after != nil || len(uninstall.removed) != len(wantedEntries) {
+		if err != nil || !changed || uninstall.after != nil || len(uninstall.removed) != len(fuzzEntries) {
 			t.Fatalf("uninstall: changed %v, removed %v, err %v", changed, uninstall.removed, err)
 		}
 		if got, remove := finish(restored, nil, rec, data); remove || !bytes.Equal(got, data) {

@@ -18,9 +18,9 @@ type InstallOptions struct {
 	// when it is set (FindHandler finds it); when empty they run Binary's
 	// hook command.
 	Handler string
-	// Entries are the entries Install writes, in this order; nil means
-	// Claude Code's. Another agent whose hooks file has the same shape
-	// (the OpenAI Codex CLI's hooks.json) passes its own.
+	// Entries are the agent's hook entries, which Install writes in this
+	// order and Uninstall and Status look for. Each agent's installer
+	// passes its own; none is an error.
 	Entries []Entry
 	// Locked says the caller holds the settings file's lock
 	// (LockSettings), so Install, Uninstall and Status take none.
@@ -28,17 +28,9 @@ type InstallOptions struct {
 	// Check, when set, sees what an Install or Uninstall is about to
 	// write before anything is written: the new content (nil when the
 	// file is to go) and codeman's hooks in it. An error from it stops
-	// the edit, nothing written. Package hooks/codex checks with it that
+	// the edit, nothing written. Codex's installer checks with it that
 	// config.toml can take the trust the hooks will need.
 	Check func(content []byte, planned StatusReport) error
-}
-
-// entries are the entries Install wants.
-func (o InstallOptions) entries() []Entry {
-	if o.Entries != nil {
-		return o.Entries
-	}
-	return wantedEntries
 }
 
 // Report says what Install or Uninstall did.
@@ -85,7 +77,7 @@ func Install(opts InstallOptions) (Report, error) {
 	if opts.Handler != "" && !filepath.IsAbs(opts.Handler) {
 		return Report{}, fmt.Errorf("install hooks: handler path %q is not absolute", opts.Handler)
 	}
-	return update(opts, opts.entries())
+	return update(opts, opts.Entries)
 }
 
 // Uninstall removes exactly codeman's hooks (recorded, or as codeman
@@ -96,6 +88,17 @@ func Install(opts InstallOptions) (Report, error) {
 // an empty one as empty.
 func Uninstall(opts InstallOptions) (Report, error) {
 	return update(opts, nil)
+}
+
+// valid says what the options lack.
+func (o InstallOptions) valid() error {
+	switch {
+	case o.SettingsPath == "":
+		return errors.New("no settings path")
+	case len(o.Entries) == 0:
+		return errors.New("no hook entries")
+	}
+	return nil
 }
 
 // sidePaths are the files codeman keeps beside a settings file.
@@ -114,8 +117,8 @@ func sideFiles(settings string) sidePaths {
 
 func update(opts InstallOptions, want []Entry) (Report, error) {
 	rep := Report{SettingsPath: opts.SettingsPath}
-	if opts.SettingsPath == "" {
-		return rep, errors.New("edit settings: no settings path")
+	if err := opts.valid(); err != nil {
+		return rep, fmt.Errorf("edit settings: %w", err)
 	}
 	mode := LockInstall
 	if want == nil {
@@ -176,14 +179,14 @@ func plan(sf *settingsFile, rec *record, want []Entry, opts InstallOptions) (*ed
 	command := opts.Command()
 	if rec != nil {
 		e := newEdit(want, command, rec, opts.ownCommands(rec))
-		e.entries = opts.entries()
+		e.entries = opts.Entries
 		out, changed, err := e.apply(sf.data)
 		if err != nil || len(e.found) > 0 {
 			return e, out, changed, err
 		}
 	}
 	e := newEdit(want, command, newRecord(sf), opts.ownCommands(nil))
-	e.entries, e.fresh = opts.entries(), true
+	e.entries, e.fresh = opts.Entries, true
 	out, changed, err := e.apply(sf.data)
 	return e, out, changed, err
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
+
 	"github.com/codeman-dev/codeman/hooks"
 )
 
@@ -15,7 +17,7 @@ import (
 const testHandler = "/opt/codeman/bin/codeman-hook"
 
 func handlerOpts(path string) hooks.InstallOptions {
-	return hooks.InstallOptions{SettingsPath: path, Binary: testBinary, Handler: testHandler}
+	return hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: testBinary, Handler: testHandler}
 }
 
 // TestInstall_UpgradeToHandler: an install that finds codeman-hook turns
@@ -110,7 +112,7 @@ func TestInstall_QuotedHandler(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "settings.json")
-	o := hooks.InstallOptions{SettingsPath: path, Binary: bin, Handler: handler}
+	o := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: bin, Handler: handler}
 	if _, err := hooks.Install(o); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestInstall_QuotedHandler(t *testing.T) {
 
 func TestInstall_RelativeHandler(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	_, err := hooks.Install(hooks.InstallOptions{SettingsPath: path, Binary: testBinary, Handler: "codeman-hook"})
+	_, err := hooks.Install(hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: testBinary, Handler: "codeman-hook"})
 	if err == nil || !strings.Contains(err.Error(), "not absolute") {
 		t.Errorf("err = %v, want a handler path that is not absolute refused", err)
 	}
@@ -147,8 +149,8 @@ func TestStatus_Handler(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := placeFixture(t, filepath.Join("testdata", "settings", "user-hooks.json"), 0o644)
-	cli := hooks.InstallOptions{SettingsPath: path, Binary: bin}
-	withHandler := hooks.InstallOptions{SettingsPath: path, Binary: bin, Handler: handler}
+	cli := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: bin}
+	withHandler := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: bin, Handler: handler}
 	if _, err := hooks.Install(cli); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +174,7 @@ func TestStatus_Handler(t *testing.T) {
 		t.Errorf("status after the upgrade = %+v, want up to date, running %s", st, handler)
 	}
 
-	st, err = hooks.Status(hooks.InstallOptions{SettingsPath: path, Binary: fakeBinary(t)})
+	st, err = hooks.Status(hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: fakeBinary(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

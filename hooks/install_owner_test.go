@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
+
 	"github.com/codeman-dev/codeman/hooks"
 )
 
@@ -35,7 +37,7 @@ func TestInstall_OnlyOwnEntries(t *testing.T) {
 	}
 	checkHasCommands(t, path, loggerHook, otherVendorHook)
 
-	other := hooks.InstallOptions{SettingsPath: path, Binary: "/usr/local/bin/codeman"}
+	other := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: "/usr/local/bin/codeman"}
 	rep, err = hooks.Install(other)
 	if err != nil {
 		t.Fatal(err)

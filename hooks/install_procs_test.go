@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
+
 	"github.com/codeman-dev/codeman/hooks"
 )
 
@@ -32,7 +34,7 @@ const parallelInstalls = 10
 func runInstallProcess(op string) {
 	fmt.Println("ready")
 	_, _ = io.Copy(io.Discard, os.Stdin)
-	o := hooks.InstallOptions{SettingsPath: os.Getenv(envSettings), Binary: testBinary}
+	o := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: os.Getenv(envSettings), Binary: testBinary}
 	run := hooks.Install
 	if op == "uninstall" {
 		run = hooks.Uninstall

@@ -3,12 +3,15 @@ package hooks_test
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
 
 	"github.com/codeman-dev/codeman/hooks"
 )
@@ -69,7 +72,7 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 func opts(path string) hooks.InstallOptions {
-	return hooks.InstallOptions{SettingsPath: path, Binary: testBinary}
+	return hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: testBinary}
 }
 
 // TestInstall_Golden installs into every fixture of testdata/settings and
@@ -175,7 +178,7 @@ func TestInstall_Reports(t *testing.T) {
 
 func TestInstall_MissingFile(t *testing.T) {
 	home := t.TempDir()
-	path, err := hooks.SettingsPath(envOf(map[string]string{"HOME": home}), "")
+	path, err := claudehooks.SettingsPath(envOf(map[string]string{"HOME": home}), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +198,7 @@ func TestInstall_MissingFile(t *testing.T) {
 func TestInstall_MissingConfigDir(t *testing.T) {
 	t.Run("Created", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "claude-config")
-		path, err := hooks.SettingsPath(envOf(map[string]string{"CLAUDE_CONFIG_DIR": dir, "HOME": "/nonexistent"}), "")
+		path, err := claudehooks.SettingsPath(envOf(map[string]string{"CLAUDE_CONFIG_DIR": dir, "HOME": "/nonexistent"}), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -333,7 +336,7 @@ func TestInstall_Symlink(t *testing.T) {
 // shell, and recognised as codeman's on the next install.
 func TestInstall_QuotedBinary(t *testing.T) {
 	path := placeFixture(t, filepath.Join("testdata", "settings", "no-hooks.json"), 0o644)
-	o := hooks.InstallOptions{SettingsPath: path, Binary: "/home/me/my tools/codeman"}
+	o := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: "/home/me/my tools/codeman"}
 	if _, err := hooks.Install(o); err != nil {
 		t.Fatal(err)
 	}
@@ -349,8 +352,27 @@ func TestInstall_QuotedBinary(t *testing.T) {
 
 func TestInstall_RelativeBinary(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	if _, err := hooks.Install(hooks.InstallOptions{SettingsPath: path, Binary: "codeman"}); err == nil {
+	if _, err := hooks.Install(hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: "codeman"}); err == nil {
 		t.Error("Install accepted a relative binary path")
+	}
+}
+
+// TestInstall_NoEntries: every agent names its entries; options without
+// them are refused and the settings file is not created.
+func TestInstall_NoEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	o := hooks.InstallOptions{SettingsPath: path, Binary: testBinary}
+	if _, err := hooks.Install(o); err == nil || !strings.Contains(err.Error(), "no hook entries") {
+		t.Errorf("Install without entries = %v, want an error naming them", err)
+	}
+	if _, err := hooks.Uninstall(o); err == nil {
+		t.Error("Uninstall accepted options without entries")
+	}
+	if _, err := hooks.Status(o); err == nil {
+		t.Error("Status accepted options without entries")
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("settings file after refused calls: %v, want none", err)
 	}
 }
 
@@ -363,35 +385,5 @@ func TestUninstall_NothingInstalled(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {
 		t.Errorf("uninstall created the file: %v", err)
-	}
-}
-
-func TestSettingsPath(t *testing.T) {
-	project := t.TempDir()
-	file := filepath.Join(project, "file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name    string
-		env     map[string]string
-		project string
-		want    string
-		wantErr bool
-	}{
-		{"Home", map[string]string{"HOME": "/home/me"}, "", "/home/me/.claude/settings.json", false},
-		{"ConfigDir", map[string]string{"HOME": "/home/me", "CLAUDE_CONFIG_DIR": "/srv/claude"}, "", "/srv/claude/settings.json", false},
-		{"Project", map[string]string{"HOME": "/home/me", "CLAUDE_CONFIG_DIR": "/srv/claude"}, project, filepath.Join(project, ".claude", "settings.local.json"), false},
-		{"NoHome", map[string]string{}, "", "", true},
-		{"ProjectMissing", map[string]string{"HOME": "/home/me"}, filepath.Join(project, "missing"), "", true},
-		{"ProjectIsAFile", map[string]string{"HOME": "/home/me"}, file, "", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := hooks.SettingsPath(envOf(tt.env), tt.project)
-			if (err != nil) != tt.wantErr || got != tt.want {
-				t.Errorf("SettingsPath = %q, %v; want %q (error %v)", got, err, tt.want, tt.wantErr)
-			}
-		})
 	}
 }

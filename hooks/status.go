@@ -43,6 +43,9 @@ func (r StatusReport) UpToDate() bool {
 // codeman writes them, recorded or not. It changes nothing.
 func Status(opts InstallOptions) (StatusReport, error) {
 	rep := StatusReport{SettingsPath: opts.SettingsPath}
+	if err := opts.valid(); err != nil {
+		return rep, fmt.Errorf("read settings: %w", err)
+	}
 	lock, err := opts.lock(LockRead)
 	if err != nil {
 		return rep, err
@@ -57,7 +60,7 @@ func Status(opts InstallOptions) (StatusReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	e, _, _, err := plan(sf, rec, opts.entries(), opts)
+	e, _, _, err := plan(sf, rec, opts.Entries, opts)
 	if err != nil {
 		return rep, fmt.Errorf("read settings %s: %w", sf.path, err)
 	}
@@ -70,7 +73,7 @@ func Status(opts InstallOptions) (StatusReport, error) {
 func plannedStatus(data []byte, remove bool, rec *record, opts InstallOptions) StatusReport {
 	rep := StatusReport{SettingsPath: opts.SettingsPath, Exists: !remove}
 	sf := &settingsFile{path: opts.SettingsPath, exists: !remove, data: data}
-	if e, _, _, err := plan(sf, rec, opts.entries(), opts); err == nil {
+	if e, _, _, err := plan(sf, rec, opts.Entries, opts); err == nil {
 		rep.fill(e, opts)
 	}
 	return rep

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
+
 	"github.com/codeman-dev/codeman/hooks"
 )
 
@@ -21,7 +23,7 @@ func fakeBinary(t *testing.T) string {
 
 func TestStatus_NotInstalled(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	st, err := hooks.Status(hooks.InstallOptions{SettingsPath: path, Binary: fakeBinary(t)})
+	st, err := hooks.Status(hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: fakeBinary(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +35,7 @@ func TestStatus_NotInstalled(t *testing.T) {
 func TestStatus_Installed(t *testing.T) {
 	bin := fakeBinary(t)
 	path := placeFixture(t, filepath.Join("testdata", "settings", "user-hooks.json"), 0o644)
-	o := hooks.InstallOptions{SettingsPath: path, Binary: bin}
+	o := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: bin}
 	if _, err := hooks.Install(o); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +53,7 @@ func TestStatus_Installed(t *testing.T) {
 	}
 
 	// Another codeman binary sees the entries as outdated, not its own.
-	other := hooks.InstallOptions{SettingsPath: path, Binary: fakeBinary(t)}
+	other := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: fakeBinary(t)}
 	st, err = hooks.Status(other)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +66,7 @@ func TestStatus_Installed(t *testing.T) {
 func TestStatus_OlderInstall(t *testing.T) {
 	path := placeFixture(t, filepath.Join("testdata", "settings", "older-codeman.json"), 0o644)
 	before := readFile(t, path)
-	st, err := hooks.Status(hooks.InstallOptions{SettingsPath: path, Binary: fakeBinary(t)})
+	st, err := hooks.Status(hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: fakeBinary(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

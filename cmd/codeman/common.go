@@ -148,3 +148,11 @@ func effectiveConfig(c *cli.Context) (respawn.Config, *config.File, error) {
 	cfg, err := file.Effective(c.String(profileFlag.Name), c.StringSlice(setFlag.Name))
 	return cfg, file, err
 }
+
+// orDash is a table cell for a value that may be empty.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 	"github.com/codeman-dev/codeman/hooks"
-	codexhooks "github.com/codeman-dev/codeman/hooks/codex"
 )
 
 // fakeInstall makes dir/codeman this binary as far as hooks install is

@@ -139,6 +139,27 @@ func TestWalls_ClientsLinkNoDaemon(t *testing.T) {
 	}
 }
 
+// Every fact of an agent reaches the commands, the daemon and its
+// clients through the registry (package agents): none of them imports an
+// agent's home (agents/claude, agents/codex and what they hold), so that
+// a new agent is one registry entry, not a branch in each. The AI check
+// runner (agents/aicheck) is shared machinery. config is the one reader
+// of a home: [[pattern]] extends Claude Code's pattern table, which
+// compiles the patterns and names their kinds.
+func TestWalls_AgentsOnlyThroughTheRegistry(t *testing.T) {
+	all := packages(t)
+	for path, p := range all {
+		if under(path, "agents") || path == "config" || slices.Contains(rigs, path) {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if under(imp, "agents") && imp != "agents" && !under(imp, "agents/aicheck") {
+				t.Errorf("%s imports %s; it reaches an agent through the registry, package agents", path, imp)
+			}
+		}
+	}
+}
+
 // config reads the file into the settings of the packages below it
 // (respawn's Config, notify's Options): it links nothing of what reads
 // it, the daemon, its clients or the CLI.

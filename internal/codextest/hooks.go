@@ -3,7 +3,7 @@ package codextest
 import (
 	"time"
 
-	"github.com/codeman-dev/codeman/hooks/codex"
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 	"github.com/codeman-dev/codeman/internal/clitest"
 )
 
@@ -53,11 +53,11 @@ func hooksFile(path, command string) (hooksJSON map[string]any, state map[string
 		events[ev] = []any{map[string]any{
 			"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": timeout}},
 		}}
-		hash, err := codex.Hash(ev, "", command, timeout)
+		hash, err := codexhooks.Hash(ev, "", command, timeout)
 		if err != nil {
 			return nil, nil, err
 		}
-		state[codex.StateKey(path, ev, 0, 0)] = map[string]any{"trusted_hash": hash}
+		state[codexhooks.StateKey(path, ev, 0, 0)] = map[string]any{"trusted_hash": hash}
 	}
 	return map[string]any{"hooks": events}, state, nil
 }

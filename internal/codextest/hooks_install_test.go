@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/hooks/codex"
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 	"github.com/codeman-dev/codeman/hooks/spool"
 	"github.com/codeman-dev/codeman/internal/codextest"
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
@@ -43,10 +43,10 @@ func TestInstalledHooks_MarkStop(t *testing.T) {
 	}
 	bin := t.TempDir()
 	handler := buildHandler(t, bin)
-	var installed codex.Report
+	var installed codexhooks.Report
 	s := codextest.NewSession(t, codextest.Options{
 		Setup: func(codexHome string) error {
-			home, err := codex.Home(func(k string) string {
+			home, err := codexhooks.Home(func(k string) string {
 				if k == "CODEX_HOME" {
 					return codexHome
 				}
@@ -55,11 +55,11 @@ func TestInstalledHooks_MarkStop(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			installed, err = codex.Install(codex.Options{Home: home, Binary: filepath.Join(bin, "codeman"), Handler: handler})
+			installed, err = codexhooks.Install(codexhooks.Options{Home: home, Binary: filepath.Join(bin, "codeman"), Handler: handler})
 			return err
 		},
 	})
-	if len(installed.Trusted) != len(codex.Entries) {
+	if len(installed.Trusted) != len(codexhooks.Entries) {
 		t.Fatalf("install trusted %v", installed.Trusted)
 	}
 	if screen := s.Capture(); strings.Contains(screen, "Hooks need review") {

@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 	"github.com/codeman-dev/codeman/api"
-	hookscodex "github.com/codeman-dev/codeman/hooks/codex"
 	"github.com/codeman-dev/codeman/internal/codextest"
 	"github.com/codeman-dev/codeman/internal/fakeopenai"
 	"github.com/codeman-dev/codeman/internal/wait"
@@ -109,8 +109,8 @@ func (r *rig) newCodex(t *testing.T, withHooks bool) *codexPane {
 		// Codex reads hooks.json when a session starts, which is with
 		// the first prompt (docs/codex.md, "Hooks"): an install before
 		// it takes effect. Each scenario checks that the hooks ran.
-		opts := hookscodex.Options{Home: s.CodexHome(), Binary: r.hookWrapper()}
-		if _, err := hookscodex.Install(opts); err != nil {
+		opts := codexhooks.Options{Home: s.CodexHome(), Binary: r.hookWrapper()}
+		if _, err := codexhooks.Install(opts); err != nil {
 			t.Fatalf("install codeman's hooks into %s: %v", s.CodexHome(), err)
 		}
 	}

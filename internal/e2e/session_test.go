@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
+
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/claudetest"
 	"github.com/codeman-dev/codeman/internal/fakeapi"
@@ -76,7 +78,7 @@ func (c *claude) waitStartupHints() {
 func codemanHookSettings(t *testing.T, binary string) map[string]any {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "settings.json")
-	if _, err := hooks.Install(hooks.InstallOptions{SettingsPath: path, Binary: binary}); err != nil {
+	if _, err := hooks.Install(hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: path, Binary: binary}); err != nil {
 		t.Fatalf("install codeman hooks: %v", err)
 	}
 	data, err := os.ReadFile(path)

@@ -1,4 +1,4 @@
-package codex
+package codexhooks
 
 import "github.com/codeman-dev/codeman/hooks"
 

@@ -1,4 +1,4 @@
-package codex_test
+package codexhooks_test
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 	"github.com/codeman-dev/codeman/hooks"
-	"github.com/codeman-dev/codeman/hooks/codex"
 )
 
 // installRounds is how many installs and uninstalls run while another
@@ -38,13 +38,13 @@ func editConfigLikeAnEditor(path, key string) error {
 // once are TestInstall_ParallelProcesses's.
 func TestInstall_ConcurrentConfigWriter(t *testing.T) {
 	opts := testOptions(t)
-	path := codex.ConfigPath(opts.Home)
+	path := codexhooks.ConfigPath(opts.Home)
 	writeFile(t, path, "model = \"gpt-5.5\"\n")
 	edits, gaveUp := 0, 0
 	for i := range installRounds {
-		op := codex.Install
+		op := codexhooks.Install
 		if i%2 == 1 {
-			op = codex.Uninstall
+			op = codexhooks.Uninstall
 		}
 		burst := make(chan error, 1)
 		go func(first int) {
@@ -69,7 +69,7 @@ func TestInstall_ConcurrentConfigWriter(t *testing.T) {
 		}
 	}
 	t.Logf("%d installs and uninstalls (%d gave up) during %d edits of another program", installRounds, gaveUp, edits)
-	if _, err := codex.Install(opts); err != nil {
+	if _, err := codexhooks.Install(opts); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any
@@ -88,7 +88,7 @@ func TestInstall_ConcurrentConfigWriter(t *testing.T) {
 	if doc["model"] != "gpt-5.5" {
 		t.Errorf("model = %v, want the user's", doc["model"])
 	}
-	if st, err := codex.Status(opts); err != nil || !st.UpToDate() {
+	if st, err := codexhooks.Status(opts); err != nil || !st.UpToDate() {
 		t.Errorf("status after a last install: %+v, %v; want installed and trusted", st, err)
 	}
 }

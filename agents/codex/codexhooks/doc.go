@@ -1,6 +1,7 @@
-// Package codex installs codeman's hooks into the OpenAI Codex CLI
-// (docs/codex.md, "Hooks"), as package hooks does for Claude Code, and
-// removes them again.
+// Package codexhooks installs codeman's hooks into the OpenAI Codex CLI
+// (docs/codex.md, "Hooks") and removes them again: Codex's home of the
+// hooks installer (Installer), as agents/claude/claudehooks is Claude
+// Code's.
 //
 // Codex reads $CODEX_HOME/hooks.json (default ~/.codex/hooks.json), in
 // the shape of Claude Code's settings ({"hooks": {Event: [groups]}}), so
@@ -28,4 +29,4 @@
 // install at a time holds the lock of hooks.json across both files.
 // Options.NoTrust leaves config.toml alone, so that Codex asks the person
 // to review the hooks instead.
-package codex
+package codexhooks

@@ -1,4 +1,4 @@
-package codex_test
+package codexhooks_test
 
 import (
 	"encoding/json"
@@ -10,14 +10,14 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/codeman-dev/codeman/hooks/codex"
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 )
 
 const handler = "/opt/codeman/codeman-hook"
 
-func testOptions(t *testing.T) codex.Options {
+func testOptions(t *testing.T) codexhooks.Options {
 	t.Helper()
-	return codex.Options{Home: t.TempDir(), Binary: "/opt/codeman/codeman", Handler: handler}
+	return codexhooks.Options{Home: t.TempDir(), Binary: "/opt/codeman/codeman", Handler: handler}
 }
 
 func writeFile(t *testing.T, path, data string) {
@@ -46,7 +46,7 @@ func trustState(t *testing.T, home string) map[string]string {
 			} `toml:"state"`
 		} `toml:"hooks"`
 	}
-	if _, err := toml.DecodeFile(codex.ConfigPath(home), &doc); err != nil {
+	if _, err := toml.DecodeFile(codexhooks.ConfigPath(home), &doc); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
@@ -58,7 +58,7 @@ func trustState(t *testing.T, home string) map[string]string {
 
 func mustHash(t *testing.T, event string, timeout int) string {
 	t.Helper()
-	h, err := codex.Hash(event, "", handler, timeout)
+	h, err := codexhooks.Hash(event, "", handler, timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +67,11 @@ func mustHash(t *testing.T, event string, timeout int) string {
 
 func TestInstall_FreshHome(t *testing.T) {
 	opts := testOptions(t)
-	rep, err := codex.Install(opts)
+	rep, err := codexhooks.Install(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Changed || !rep.ConfigChanged || len(rep.Added) != len(codex.Entries) || len(rep.Trusted) != len(codex.Entries) {
+	if !rep.Changed || !rep.ConfigChanged || len(rep.Added) != len(codexhooks.Entries) || len(rep.Trusted) != len(codexhooks.Entries) {
 		t.Fatalf("report %+v", rep)
 	}
 	var doc struct {
@@ -84,11 +84,11 @@ func TestInstall_FreshHome(t *testing.T) {
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal([]byte(readFile(t, codex.HooksPath(opts.Home))), &doc); err != nil {
+	if err := json.Unmarshal([]byte(readFile(t, codexhooks.HooksPath(opts.Home))), &doc); err != nil {
 		t.Fatal(err)
 	}
 	state := trustState(t, opts.Home)
-	for _, e := range codex.Entries {
+	for _, e := range codexhooks.Entries {
 		groups := doc.Hooks[e.Event]
 		if len(groups) != 1 || groups[0].Matcher != nil || len(groups[0].Hooks) != 1 {
 			t.Fatalf("%s groups %+v", e.Event, groups)
@@ -101,32 +101,32 @@ func TestInstall_FreshHome(t *testing.T) {
 		if h.Type != "command" || h.Command != handler || h.Timeout != want {
 			t.Errorf("%s hook %+v", e.Event, h)
 		}
-		key := codex.StateKey(codex.HooksPath(opts.Home), e.Event, 0, 0)
+		key := codexhooks.StateKey(codexhooks.HooksPath(opts.Home), e.Event, 0, 0)
 		if state[key] != mustHash(t, e.Event, want) {
 			t.Errorf("trust of %s = %q", key, state[key])
 		}
 	}
-	if len(state) != len(codex.Entries) {
-		t.Errorf("%d trust entries, want %d", len(state), len(codex.Entries))
+	if len(state) != len(codexhooks.Entries) {
+		t.Errorf("%d trust entries, want %d", len(state), len(codexhooks.Entries))
 	}
-	if info, err := os.Stat(codex.ConfigPath(opts.Home)); err != nil || info.Mode().Perm() != 0o600 {
+	if info, err := os.Stat(codexhooks.ConfigPath(opts.Home)); err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("config.toml %v, %v", info, err)
 	}
-	st, err := codex.Status(opts)
-	if err != nil || !st.UpToDate() || len(st.Handlers) != len(codex.Entries) {
+	st, err := codexhooks.Status(opts)
+	if err != nil || !st.UpToDate() || len(st.Handlers) != len(codexhooks.Entries) {
 		t.Fatalf("status %+v, %v", st, err)
 	}
 
-	again, err := codex.Install(opts)
+	again, err := codexhooks.Install(opts)
 	if err != nil || again.Changed || again.ConfigChanged {
 		t.Fatalf("second install %+v, %v", again, err)
 	}
 
-	rep, err = codex.Uninstall(opts)
-	if err != nil || !rep.Changed || len(rep.Untrusted) != len(codex.Entries) {
+	rep, err = codexhooks.Uninstall(opts)
+	if err != nil || !rep.Changed || len(rep.Untrusted) != len(codexhooks.Entries) {
 		t.Fatalf("uninstall %+v, %v", rep, err)
 	}
-	for _, p := range []string{codex.HooksPath(opts.Home), codex.ConfigPath(opts.Home)} {
+	for _, p := range []string{codexhooks.HooksPath(opts.Home), codexhooks.ConfigPath(opts.Home)} {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("%s left after uninstall: %v", p, err)
 		}
@@ -162,30 +162,30 @@ const userHooks = `{
 // uninstall gives both back as they were.
 func TestInstall_KeepsUserFiles(t *testing.T) {
 	opts := testOptions(t)
-	writeFile(t, codex.ConfigPath(opts.Home), userConfig)
-	writeFile(t, codex.HooksPath(opts.Home), userHooks)
-	if _, err := codex.Install(opts); err != nil {
+	writeFile(t, codexhooks.ConfigPath(opts.Home), userConfig)
+	writeFile(t, codexhooks.HooksPath(opts.Home), userHooks)
+	if _, err := codexhooks.Install(opts); err != nil {
 		t.Fatal(err)
 	}
-	config := readFile(t, codex.ConfigPath(opts.Home))
+	config := readFile(t, codexhooks.ConfigPath(opts.Home))
 	if !strings.HasPrefix(config, userConfig+"\n[hooks.state.") {
 		t.Errorf("config.toml after install:\n%s", config)
 	}
 	state := trustState(t, opts.Home)
-	stop := codex.StateKey(codex.HooksPath(opts.Home), "Stop", 1, 0)
+	stop := codexhooks.StateKey(codexhooks.HooksPath(opts.Home), "Stop", 1, 0)
 	if state[stop] != mustHash(t, "Stop", 5) {
 		t.Errorf("Stop trusted at %v", state)
 	}
-	if _, ok := state[codex.StateKey(codex.HooksPath(opts.Home), "Stop", 0, 0)]; ok {
+	if _, ok := state[codexhooks.StateKey(codexhooks.HooksPath(opts.Home), "Stop", 0, 0)]; ok {
 		t.Error("the user's Stop hook was trusted")
 	}
-	if _, err := codex.Uninstall(opts); err != nil {
+	if _, err := codexhooks.Uninstall(opts); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, codex.ConfigPath(opts.Home)); got != userConfig {
+	if got := readFile(t, codexhooks.ConfigPath(opts.Home)); got != userConfig {
 		t.Errorf("config.toml after uninstall:\n%q\nwant\n%q", got, userConfig)
 	}
-	if got := readFile(t, codex.HooksPath(opts.Home)); got != userHooks {
+	if got := readFile(t, codexhooks.HooksPath(opts.Home)); got != userHooks {
 		t.Errorf("hooks.json after uninstall:\n%s", got)
 	}
 }
@@ -195,10 +195,10 @@ func TestInstall_KeepsUserFiles(t *testing.T) {
 // old one, which the user's own hook now holds.
 func TestInstall_RewritesShiftedState(t *testing.T) {
 	opts := testOptions(t)
-	if _, err := codex.Install(opts); err != nil {
+	if _, err := codexhooks.Install(opts); err != nil {
 		t.Fatal(err)
 	}
-	path := codex.HooksPath(opts.Home)
+	path := codexhooks.HooksPath(opts.Home)
 	var doc map[string]map[string][]any
 	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func TestInstall_RewritesShiftedState(t *testing.T) {
 	data, _ := json.Marshal(doc)
 	writeFile(t, path, string(data))
 
-	st, err := codex.Status(opts)
+	st, err := codexhooks.Status(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,16 +216,16 @@ func TestInstall_RewritesShiftedState(t *testing.T) {
 		t.Error("status up to date with codeman's Stop hook untrusted")
 	}
 	for _, h := range st.Handlers {
-		if want := map[bool]string{true: codex.TrustMissing, false: codex.TrustTrusted}[h.Event == "Stop"]; h.Trust != want {
+		if want := map[bool]string{true: codexhooks.TrustMissing, false: codexhooks.TrustTrusted}[h.Event == "Stop"]; h.Trust != want {
 			t.Errorf("%s trust %s, want %s", h.Event, h.Trust, want)
 		}
 	}
 
-	rep, err := codex.Install(opts)
+	rep, err := codexhooks.Install(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, moved := codex.StateKey(path, "Stop", 0, 0), codex.StateKey(path, "Stop", 1, 0)
+	old, moved := codexhooks.StateKey(path, "Stop", 0, 0), codexhooks.StateKey(path, "Stop", 1, 0)
 	if len(rep.Trusted) != 1 || rep.Trusted[0] != moved || len(rep.Untrusted) != 1 || rep.Untrusted[0] != old {
 		t.Errorf("trusted %v, untrusted %v", rep.Trusted, rep.Untrusted)
 	}
@@ -233,7 +233,7 @@ func TestInstall_RewritesShiftedState(t *testing.T) {
 	if _, ok := state[old]; ok || state[moved] != mustHash(t, "Stop", 5) {
 		t.Errorf("state %v", state)
 	}
-	if st, err := codex.Status(opts); err != nil || !st.UpToDate() {
+	if st, err := codexhooks.Status(opts); err != nil || !st.UpToDate() {
 		t.Errorf("status after install %+v, %v", st, err)
 	}
 }
@@ -241,20 +241,20 @@ func TestInstall_RewritesShiftedState(t *testing.T) {
 // A table of codeman's key that holds more than the hash keeps the rest.
 func TestInstall_KeepsOtherStateKeys(t *testing.T) {
 	opts := testOptions(t)
-	key := codex.StateKey(codex.HooksPath(opts.Home), "Stop", 0, 0)
+	key := codexhooks.StateKey(codexhooks.HooksPath(opts.Home), "Stop", 0, 0)
 	config := "[hooks.state.\"" + key + "\"]\nenabled = true # kept\n"
-	writeFile(t, codex.ConfigPath(opts.Home), config)
-	if _, err := codex.Install(opts); err != nil {
+	writeFile(t, codexhooks.ConfigPath(opts.Home), config)
+	if _, err := codexhooks.Install(opts); err != nil {
 		t.Fatal(err)
 	}
-	got := readFile(t, codex.ConfigPath(opts.Home))
+	got := readFile(t, codexhooks.ConfigPath(opts.Home))
 	if !strings.Contains(got, "[hooks.state.\""+key+"\"]\ntrusted_hash = \""+mustHash(t, "Stop", 5)+"\"\nenabled = true # kept\n") {
 		t.Errorf("config.toml:\n%s", got)
 	}
-	if _, err := codex.Uninstall(opts); err != nil {
+	if _, err := codexhooks.Uninstall(opts); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, codex.ConfigPath(opts.Home)); got != config {
+	if got := readFile(t, codexhooks.ConfigPath(opts.Home)); got != config {
 		t.Errorf("after uninstall:\n%q\nwant\n%q", got, config)
 	}
 }
@@ -262,15 +262,15 @@ func TestInstall_KeepsOtherStateKeys(t *testing.T) {
 func TestInstall_NoTrust(t *testing.T) {
 	opts := testOptions(t)
 	opts.NoTrust = true
-	rep, err := codex.Install(opts)
+	rep, err := codexhooks.Install(opts)
 	if err != nil || !rep.Changed || rep.ConfigChanged {
 		t.Fatalf("install %+v, %v", rep, err)
 	}
-	if _, err := os.Stat(codex.ConfigPath(opts.Home)); !os.IsNotExist(err) {
+	if _, err := os.Stat(codexhooks.ConfigPath(opts.Home)); !os.IsNotExist(err) {
 		t.Errorf("config.toml written: %v", err)
 	}
-	st, err := codex.Status(opts)
-	if err != nil || st.UpToDate() || st.Handlers[0].Trust != codex.TrustMissing {
+	st, err := codexhooks.Status(opts)
+	if err != nil || st.UpToDate() || st.Handlers[0].Trust != codexhooks.TrustMissing {
 		t.Errorf("status %+v, %v", st, err)
 	}
 }
@@ -279,21 +279,21 @@ func TestInstall_NoTrust(t *testing.T) {
 // changes, naming the file and line.
 func TestInstall_RefusesBrokenConfig(t *testing.T) {
 	opts := testOptions(t)
-	writeFile(t, codex.ConfigPath(opts.Home), "model = \"x\"\n\nmodel = \"y\"\n")
-	_, err := codex.Install(opts)
-	if err == nil || !strings.Contains(err.Error(), codex.ConfigPath(opts.Home)+":3:") {
-		t.Fatalf("err = %v, want one naming %s:3", err, codex.ConfigPath(opts.Home))
+	writeFile(t, codexhooks.ConfigPath(opts.Home), "model = \"x\"\n\nmodel = \"y\"\n")
+	_, err := codexhooks.Install(opts)
+	if err == nil || !strings.Contains(err.Error(), codexhooks.ConfigPath(opts.Home)+":3:") {
+		t.Fatalf("err = %v, want one naming %s:3", err, codexhooks.ConfigPath(opts.Home))
 	}
-	if _, err := os.Stat(codex.HooksPath(opts.Home)); !os.IsNotExist(err) {
+	if _, err := os.Stat(codexhooks.HooksPath(opts.Home)); !os.IsNotExist(err) {
 		t.Errorf("hooks.json written: %v", err)
 	}
 }
 
 func TestInstall_RefusesBrokenHooks(t *testing.T) {
 	opts := testOptions(t)
-	writeFile(t, codex.HooksPath(opts.Home), "{\n  \"hooks\": {,\n}\n")
-	_, err := codex.Install(opts)
-	if err == nil || !strings.Contains(err.Error(), codex.HooksPath(opts.Home)+":2") {
+	writeFile(t, codexhooks.HooksPath(opts.Home), "{\n  \"hooks\": {,\n}\n")
+	_, err := codexhooks.Install(opts)
+	if err == nil || !strings.Contains(err.Error(), codexhooks.HooksPath(opts.Home)+":2") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -306,14 +306,14 @@ func TestInstall_RefusesSpecialFiles(t *testing.T) {
 			if err := syscall.Mkfifo(path, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := codex.Install(opts); err == nil || !strings.Contains(err.Error(), "FIFO") {
+			if _, err := codexhooks.Install(opts); err == nil || !strings.Contains(err.Error(), "FIFO") {
 				t.Errorf("FIFO: err = %v", err)
 			}
 			os.Remove(path)
 			if err := os.Mkdir(path, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := codex.Install(opts); err == nil || !strings.Contains(err.Error(), "directory") {
+			if _, err := codexhooks.Install(opts); err == nil || !strings.Contains(err.Error(), "directory") {
 				t.Errorf("directory: err = %v", err)
 			}
 		})
@@ -328,13 +328,13 @@ func TestHome(t *testing.T) {
 	}
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	real, _ := filepath.EvalSymlinks(dir)
-	if got, err := codex.Home(env(map[string]string{"CODEX_HOME": link, "HOME": "/h"})); err != nil || got != real {
+	if got, err := codexhooks.Home(env(map[string]string{"CODEX_HOME": link, "HOME": "/h"})); err != nil || got != real {
 		t.Errorf("Home with CODEX_HOME = %q, %v; want %q", got, err, real)
 	}
-	if got, err := codex.Home(env(map[string]string{"HOME": "/h"})); err != nil || got != "/h/.codex" {
+	if got, err := codexhooks.Home(env(map[string]string{"HOME": "/h"})); err != nil || got != "/h/.codex" {
 		t.Errorf("Home = %q, %v", got, err)
 	}
-	if _, err := codex.Home(env(map[string]string{"CODEX_HOME": filepath.Join(dir, "missing")})); err == nil {
+	if _, err := codexhooks.Home(env(map[string]string{"CODEX_HOME": filepath.Join(dir, "missing")})); err == nil {
 		t.Error("a missing CODEX_HOME was accepted")
 	}
 }

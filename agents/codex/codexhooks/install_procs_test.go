@@ -1,4 +1,4 @@
-package codex_test
+package codexhooks_test
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/hooks/codex"
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 )
 
 // envInstall makes the test binary a process of its own that runs one
@@ -36,10 +36,10 @@ func TestMain(m *testing.M) {
 func runInstallProcess(op string) {
 	fmt.Println("ready")
 	_, _ = io.Copy(io.Discard, os.Stdin)
-	opts := codex.Options{Home: os.Getenv(envHome), Binary: "/opt/codeman/codeman", Handler: handler}
-	run := codex.Install
+	opts := codexhooks.Options{Home: os.Getenv(envHome), Binary: "/opt/codeman/codeman", Handler: handler}
+	run := codexhooks.Install
 	if op == "uninstall" {
-		run = codex.Uninstall
+		run = codexhooks.Uninstall
 	}
 	if _, err := run(opts); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -111,7 +111,7 @@ func runTogether(t *testing.T, n int, env ...string) {
 // countHandlers counts the handlers in hooks.json that run the handler.
 func countHandlers(t *testing.T, home string) int {
 	t.Helper()
-	data, err := os.ReadFile(codex.HooksPath(home))
+	data, err := os.ReadFile(codexhooks.HooksPath(home))
 	if os.IsNotExist(err) {
 		return 0
 	}
@@ -146,23 +146,23 @@ func countHandlers(t *testing.T, home string) int {
 // trust.
 func TestInstall_ParallelProcesses(t *testing.T) {
 	home := t.TempDir()
-	writeFile(t, codex.ConfigPath(home), "model = \"gpt-5.5\"\n")
+	writeFile(t, codexhooks.ConfigPath(home), "model = \"gpt-5.5\"\n")
 	runTogether(t, parallelInstalls, envInstall+"=install", envHome+"="+home)
-	if n := countHandlers(t, home); n != len(codex.Entries) {
-		t.Errorf("%d parallel installs left %d handlers of codeman's, want %d", parallelInstalls, n, len(codex.Entries))
+	if n := countHandlers(t, home); n != len(codexhooks.Entries) {
+		t.Errorf("%d parallel installs left %d handlers of codeman's, want %d", parallelInstalls, n, len(codexhooks.Entries))
 	}
-	if state := trustState(t, home); len(state) != len(codex.Entries) {
-		t.Errorf("%d parallel installs left %d trusted hashes, want %d", parallelInstalls, len(state), len(codex.Entries))
+	if state := trustState(t, home); len(state) != len(codexhooks.Entries) {
+		t.Errorf("%d parallel installs left %d trusted hashes, want %d", parallelInstalls, len(state), len(codexhooks.Entries))
 	}
-	opts := codex.Options{Home: home, Binary: "/opt/codeman/codeman", Handler: handler}
-	if st, err := codex.Status(opts); err != nil || !st.UpToDate() || len(st.Handlers) != len(codex.Entries) {
+	opts := codexhooks.Options{Home: home, Binary: "/opt/codeman/codeman", Handler: handler}
+	if st, err := codexhooks.Status(opts); err != nil || !st.UpToDate() || len(st.Handlers) != len(codexhooks.Entries) {
 		t.Errorf("status after the installs: %+v, %v", st, err)
 	}
 	runTogether(t, 2, envInstall+"=uninstall", envHome+"="+home)
 	if n := countHandlers(t, home); n != 0 {
 		t.Errorf("uninstall left %d handlers of codeman's", n)
 	}
-	if got := readFile(t, codex.ConfigPath(home)); got != "model = \"gpt-5.5\"\n" {
+	if got := readFile(t, codexhooks.ConfigPath(home)); got != "model = \"gpt-5.5\"\n" {
 		t.Errorf("config.toml after uninstall:\n%s", got)
 	}
 }

@@ -1,4 +1,4 @@
-package codex_test
+package codexhooks_test
 
 import (
 	"os"
@@ -6,17 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codeman-dev/codeman/hooks/codex"
+	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 )
 
 // checkUntouched expects config.toml to hold config and hooks.json to be
 // missing: a refused install writes neither.
 func checkUntouched(t *testing.T, home, config string) {
 	t.Helper()
-	if got := readFile(t, codex.ConfigPath(home)); got != config {
+	if got := readFile(t, codexhooks.ConfigPath(home)); got != config {
 		t.Errorf("config.toml changed:\n%q\nwant\n%q", got, config)
 	}
-	for _, p := range []string{codex.HooksPath(home), codex.HooksPath(home) + ".codeman-hooks"} {
+	for _, p := range []string{codexhooks.HooksPath(home), codexhooks.HooksPath(home) + ".codeman-hooks"} {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("%s written by a refused install: %v", p, err)
 		}
@@ -33,21 +33,21 @@ func TestInstall_KeepsUsersHash(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			opts := testOptions(t)
-			key := codex.StateKey(codex.HooksPath(opts.Home), "SessionStart", 0, 0)
+			key := codexhooks.StateKey(codexhooks.HooksPath(opts.Home), "SessionStart", 0, 0)
 			config := "model = \"gpt-5.5\"\n\n" + strings.Replace(table, "%q", `"`+key+`"`, 1)
-			writeFile(t, codex.ConfigPath(opts.Home), config)
+			writeFile(t, codexhooks.ConfigPath(opts.Home), config)
 			line := 1 + strings.Count(config[:strings.Index(config, "trusted_hash")], "\n")
-			_, err := codex.Install(opts)
+			_, err := codexhooks.Install(opts)
 			if err == nil {
 				t.Fatal("install overwrote the user's trusted hash")
 			}
-			for _, want := range []string{codex.ConfigPath(opts.Home) + ":" + strconv.Itoa(line) + ":", key, "did not write", "--no-trust"} {
+			for _, want := range []string{codexhooks.ConfigPath(opts.Home) + ":" + strconv.Itoa(line) + ":", key, "did not write", "--no-trust"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error %q lacks %q", err, want)
 				}
 			}
 			checkUntouched(t, opts.Home, config)
-			if _, err := codex.Uninstall(opts); err != nil {
+			if _, err := codexhooks.Uninstall(opts); err != nil {
 				t.Fatal(err)
 			}
 			checkUntouched(t, opts.Home, config)
@@ -66,22 +66,22 @@ func TestUninstall_KeepsUsersTrust(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			opts := testOptions(t)
-			key := codex.StateKey(codex.HooksPath(opts.Home), "SessionStart", 0, 0)
+			key := codexhooks.StateKey(codexhooks.HooksPath(opts.Home), "SessionStart", 0, 0)
 			config := strings.Replace(header, "%s", key, 1) + "\ntrusted_hash = \"" + mustHash(t, "SessionStart", 5) + "\"\n"
-			writeFile(t, codex.ConfigPath(opts.Home), config)
-			if _, err := codex.Install(opts); err != nil {
+			writeFile(t, codexhooks.ConfigPath(opts.Home), config)
+			if _, err := codexhooks.Install(opts); err != nil {
 				t.Fatal(err)
 			}
-			if got := readFile(t, codex.ConfigPath(opts.Home)); !strings.HasPrefix(got, config) {
+			if got := readFile(t, codexhooks.ConfigPath(opts.Home)); !strings.HasPrefix(got, config) {
 				t.Errorf("install changed the user's table:\n%s", got)
 			}
-			if st, err := codex.Status(opts); err != nil || !st.UpToDate() {
+			if st, err := codexhooks.Status(opts); err != nil || !st.UpToDate() {
 				t.Errorf("status after install: %+v, %v", st, err)
 			}
-			if _, err := codex.Uninstall(opts); err != nil {
+			if _, err := codexhooks.Uninstall(opts); err != nil {
 				t.Fatal(err)
 			}
-			if got := readFile(t, codex.ConfigPath(opts.Home)); got != config {
+			if got := readFile(t, codexhooks.ConfigPath(opts.Home)); got != config {
 				t.Errorf("config.toml after uninstall:\n%q\nwant\n%q", got, config)
 			}
 		})
@@ -93,28 +93,28 @@ func TestUninstall_KeepsUsersTrust(t *testing.T) {
 // the file back byte for byte.
 func TestInstall_NoFinalNewline(t *testing.T) {
 	opts := testOptions(t)
-	stop := codex.StateKey(codex.HooksPath(opts.Home), "Stop", 0, 0)
+	stop := codexhooks.StateKey(codexhooks.HooksPath(opts.Home), "Stop", 0, 0)
 	for _, config := range []string{
 		"model = \"gpt-5.5\"",
 		"model = \"gpt-5.5\"  # the usual",
 		"[hooks.state.\"" + stop + "\"]",
 		"[hooks.state.\"" + stop + "\"]\nenabled = true",
 	} {
-		writeFile(t, codex.ConfigPath(opts.Home), config)
-		if _, err := codex.Install(opts); err != nil {
+		writeFile(t, codexhooks.ConfigPath(opts.Home), config)
+		if _, err := codexhooks.Install(opts); err != nil {
 			t.Fatalf("%q: %v", config, err)
 		}
-		got := readFile(t, codex.ConfigPath(opts.Home))
+		got := readFile(t, codexhooks.ConfigPath(opts.Home))
 		if !strings.HasPrefix(got, strings.SplitN(config, "\n", 2)[0]+"\n") {
 			t.Errorf("%q: install gave\n%s", config, got)
 		}
-		if state := trustState(t, opts.Home); len(state) != len(codex.Entries) {
-			t.Errorf("%q: %d trusted, want %d", config, len(state), len(codex.Entries))
+		if state := trustState(t, opts.Home); len(state) != len(codexhooks.Entries) {
+			t.Errorf("%q: %d trusted, want %d", config, len(state), len(codexhooks.Entries))
 		}
-		if _, err := codex.Uninstall(opts); err != nil {
+		if _, err := codexhooks.Uninstall(opts); err != nil {
 			t.Fatal(err)
 		}
-		if got := readFile(t, codex.ConfigPath(opts.Home)); got != config {
+		if got := readFile(t, codexhooks.ConfigPath(opts.Home)); got != config {
 			t.Errorf("after uninstall:\n%q\nwant\n%q", got, config)
 		}
 	}
@@ -136,19 +136,19 @@ func TestInstall_ChecksConfigFirst(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := testOptions(t)
-			path := codex.ConfigPath(opts.Home)
+			path := codexhooks.ConfigPath(opts.Home)
 			writeFile(t, path, tc.config)
 			if err := os.Chmod(path, tc.mode); err != nil {
 				t.Fatal(err)
 			}
-			_, err := codex.Install(opts)
+			_, err := codexhooks.Install(opts)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
 				t.Fatalf("install: %v, want an error naming %s and %q", err, path, tc.want)
 			}
 			checkUntouched(t, opts.Home, tc.config)
 			// --no-trust leaves config.toml alone, and so installs.
 			opts.NoTrust = true
-			if _, err := codex.Install(opts); err != nil {
+			if _, err := codexhooks.Install(opts); err != nil {
 				t.Errorf("install --no-trust: %v", err)
 			}
 		})
@@ -156,20 +156,20 @@ func TestInstall_ChecksConfigFirst(t *testing.T) {
 
 	opts := testOptions(t)
 	config := "\xef\xbb\xbfmodel = \"x\"\n"
-	writeFile(t, codex.ConfigPath(opts.Home), config)
-	if _, err := codex.Install(opts); err != nil {
+	writeFile(t, codexhooks.ConfigPath(opts.Home), config)
+	if _, err := codexhooks.Install(opts); err != nil {
 		t.Fatalf("BOM: %v", err)
 	}
-	if got := readFile(t, codex.ConfigPath(opts.Home)); !strings.HasPrefix(got, config+"\n[hooks.state.") {
+	if got := readFile(t, codexhooks.ConfigPath(opts.Home)); !strings.HasPrefix(got, config+"\n[hooks.state.") {
 		t.Errorf("BOM: install gave\n%q", got)
 	}
-	if st, err := codex.Status(opts); err != nil || !st.UpToDate() {
+	if st, err := codexhooks.Status(opts); err != nil || !st.UpToDate() {
 		t.Errorf("BOM: status %+v, %v", st, err)
 	}
-	if _, err := codex.Uninstall(opts); err != nil {
+	if _, err := codexhooks.Uninstall(opts); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, codex.ConfigPath(opts.Home)); got != config {
+	if got := readFile(t, codexhooks.ConfigPath(opts.Home)); got != config {
 		t.Errorf("BOM: after uninstall %q, want %q", got, config)
 	}
 }
@@ -178,10 +178,10 @@ func TestInstall_ChecksConfigFirst(t *testing.T) {
 // by install and status alike; codeman leaves the line to the person.
 func TestInstall_ReportsDisabled(t *testing.T) {
 	opts := testOptions(t)
-	stop := codex.StateKey(codex.HooksPath(opts.Home), "Stop", 0, 0)
+	stop := codexhooks.StateKey(codexhooks.HooksPath(opts.Home), "Stop", 0, 0)
 	config := "model = \"x\"\n\n[hooks.state.\"" + stop + "\"]\nenabled = false\n"
-	writeFile(t, codex.ConfigPath(opts.Home), config)
-	rep, err := codex.Install(opts)
+	writeFile(t, codexhooks.ConfigPath(opts.Home), config)
+	rep, err := codexhooks.Install(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,21 +189,21 @@ func TestInstall_ReportsDisabled(t *testing.T) {
 		t.Errorf("install reported disabled %+v, want Stop at line 4", rep.Disabled)
 	}
 	// The trusted hash goes above it, where the next reads find it.
-	again, err := codex.Install(opts)
+	again, err := codexhooks.Install(opts)
 	if err != nil || again.ConfigChanged || len(again.Disabled) != 1 || again.Disabled[0].Line != 5 {
 		t.Errorf("second install %+v, %v; want nothing written and Stop at line 5 reported", again, err)
 	}
-	st, err := codex.Status(opts)
+	st, err := codexhooks.Status(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.UpToDate() || len(st.Disabled()) != 1 || st.Disabled()[0].Event != "Stop" || st.Disabled()[0].Line != 5 {
 		t.Errorf("status disabled %+v, want Stop at line 5", st.Disabled())
 	}
-	if _, err := codex.Uninstall(opts); err != nil {
+	if _, err := codexhooks.Uninstall(opts); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, codex.ConfigPath(opts.Home)); got != config {
+	if got := readFile(t, codexhooks.ConfigPath(opts.Home)); got != config {
 		t.Errorf("after uninstall:\n%q\nwant\n%q", got, config)
 	}
 }

@@ -1,4 +1,4 @@
-package codex
+package codexhooks
 
 // The model-switch menu Codex opens at a usage limit ("Approaching rate
 // limits" / "Switch to … for lower credit usage?"): Enter switches the
