@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/proc"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // stop stops process pid with SIGSTOP and waits until it is stopped.

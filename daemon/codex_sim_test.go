@@ -12,7 +12,7 @@ import (
 	"github.com/codeman-dev/codeman/agents"
 	"github.com/codeman-dev/codeman/agents/codex"
 	"github.com/codeman-dev/codeman/api"
-	"github.com/codeman-dev/codeman/internal/clitest"
+	"github.com/codeman-dev/codeman/internal/rig/clitest"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 )
 

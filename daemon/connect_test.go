@@ -12,8 +12,8 @@ import (
 
 	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/proc"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // A daemon stopped with kill -STOP: every command's health probe gives up

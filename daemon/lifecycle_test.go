@@ -20,8 +20,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/codeman-dev/codeman/api"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/screen"
 )
 

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 	"github.com/codeman-dev/codeman/internal/simclaude"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
 	"github.com/codeman-dev/codeman/tmux"

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/api"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/screen"
 )

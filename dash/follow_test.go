@@ -10,7 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/codeman-dev/codeman/api"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // streamSource is a daemon whose event stream fails, opens or ends as the

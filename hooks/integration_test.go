@@ -12,7 +12,7 @@ import (
 
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/childenv"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
 )
 

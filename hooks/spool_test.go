@@ -9,7 +9,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/codeman-dev/codeman/hooks"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 

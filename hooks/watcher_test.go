@@ -14,7 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeman-dev/codeman/hooks"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 

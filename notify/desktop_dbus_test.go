@@ -16,7 +16,7 @@ import (
 	"github.com/godbus/dbus/v5"
 	"github.com/jonboulle/clockwork"
 
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 func envOf(vars map[string]string) func(string) string {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // notifiedCore is a core whose hold on %3 notified at 30s.

@@ -21,7 +21,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // request is what the test server saw of one request.

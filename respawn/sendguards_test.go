@@ -14,8 +14,8 @@ import (
 // vetoes something the controller would type (a cycle step, the resume
 // prompt, the Enter of a plan approval) or a decision that leads to it
 // (confirming idle). Test is the guard's own test: it fails when the guard
-// alone is removed, which internal/mutation checks by replacing Old with
-// New inside Find (a snippet found exactly once in File).
+// alone is removed, which internal/tool/mutation checks by replacing Old
+// with New inside Find (a snippet found exactly once in File).
 type sendGuard struct {
 	Guard string
 	Test  string

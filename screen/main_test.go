@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 	"github.com/codeman-dev/codeman/internal/simclaude"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
 )
 
 // programEnv makes the test binary run a test program instead of the

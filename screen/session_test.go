@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/internal/childenv"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/screen"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 )
 
 // copyBinScripts copies codeman-bin.sh and what it sources into a plugin

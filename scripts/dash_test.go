@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // W, the dash key, is free in tmux's own bindings, and the plugin binds

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # install-claude.sh installs a Claude Code CLI that the end-to-end tests drive
-# (internal/claudetest) into a private cache directory, and prints the path of
+# (internal/rig/claudetest) into a private cache directory, and prints the path of
 # its binary. Without an argument it installs the pinned version; the
 # previous pin, which CI still runs the end-to-end tests against, is named
 # below. Running it again is cheap: an install that already reports the

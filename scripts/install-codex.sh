@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # install-codex.sh installs the OpenAI Codex CLI that the Codex tests drive
-# (internal/codextest) into a private cache directory, and prints the path
+# (internal/rig/codextest) into a private cache directory, and prints the path
 # of its native binary. It installs the pinned version only. Running it
 # again is cheap: an install that already reports the pinned version is
 # kept.

@@ -22,18 +22,18 @@ only=${CODEMAN_MATRIX_ONLY:-}
 # Packages whose tests start tmux: they use one of the tmux test rigs.
 tmux_packages() {
 	go list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... |
-		awk '/internal\/(tmuxtest|clitest|claudetest|codextest)( |$)/ {print $1}' |
-		grep -v -e '/internal/e2e$' -e '/internal/claudetest$' -e '/internal/codextest$'
+		awk '/internal\/rig\/(tmuxtest|clitest|claudetest|codextest)( |$)/ {print $1}' |
+		grep -v -e '/internal/rig/e2e$' -e '/internal/rig/claudetest$' -e '/internal/rig/codextest$'
 }
 
 # Packages whose tests start GNU screen: they give it a private SCREENDIR.
 screen_packages() {
 	grep -l -r --include='*_test.go' 'SCREENDIR' . | xargs -n1 dirname | sort -u |
-		grep -v '^./internal/e2e$'
+		grep -v '^./internal/rig/e2e$'
 }
 
 # The packages that drive the real agent CLIs.
-cli_packages=(./internal/e2e ./internal/claudetest ./internal/codextest)
+cli_packages=(./internal/rig/e2e ./internal/rig/claudetest ./internal/rig/codextest)
 
 # run NAME VERSION BIN ARGS...: go test ARGS with BIN's directory first on PATH.
 run() {
@@ -72,7 +72,7 @@ for line in "${screen_lines[@]}"; do
 	read -r name version bin _ <<<"$line"
 	wanted "$name" "$version" || continue
 	run "$name" "$version" "$bin" "${spkgs[@]}" || failed+=("$name $version")
-	run "$name" "$version" "$bin" -run 'Screen' ./internal/e2e || failed+=("$name $version (agent CLIs)")
+	run "$name" "$version" "$bin" -run 'Screen' ./internal/rig/e2e || failed+=("$name $version (agent CLIs)")
 done
 
 if [ ${#failed[@]} -gt 0 ]; then

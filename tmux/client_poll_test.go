@@ -10,7 +10,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 )
 
 // TestClient_FallsBackToPolling makes every control connection fail and

@@ -33,8 +33,8 @@
 // field separator.
 //
 // This package imports respawn (for the Terminal interface) and
-// internal/childenv (the environment of its tmux commands) and nothing
-// else of codeman; it must not import the daemon, the CLI or the screen
-// and hooks backends. Test helpers live in internal/tmuxtest, which does
+// internal/childenv (the environment of its tmux commands) and nothing else
+// of codeman; it must not import the daemon, the CLI or the screen and
+// hooks backends. Test helpers live in internal/rig/tmuxtest, which does
 // not import this package.
 package tmux

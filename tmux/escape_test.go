@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 )
 
 // What tmux 3.4 and 3.5 print for a value, and the value.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // startClient starts a client and closes it when the test ends.

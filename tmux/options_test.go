@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 func TestServer_PaneOptions(t *testing.T) {

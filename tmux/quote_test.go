@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 )
 
 // trickyWords are inputs that break naive tmux quoting.

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/agents/aicheck"
-	"github.com/codeman-dev/codeman/internal/codextest"
-	"github.com/codeman-dev/codeman/internal/fakeopenai"
+	"github.com/codeman-dev/codeman/internal/rig/codextest"
+	"github.com/codeman-dev/codeman/internal/rig/fakeopenai"
 	"github.com/codeman-dev/codeman/respawn"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/codeman-dev/codeman/agents/aicheck"
 	"github.com/codeman-dev/codeman/agents/claude"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/respawn"
 )
 

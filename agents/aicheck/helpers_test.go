@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/agents/aicheck"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // waitTimeout bounds every wait on a condition; generous for a loaded CI.

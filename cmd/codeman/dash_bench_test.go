@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/api"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 	"github.com/codeman-dev/codeman/respawn"
 )
 

@@ -15,8 +15,8 @@ import (
 	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/daemon"
 	"github.com/codeman-dev/codeman/doctor"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // doctor against an in-process daemon of another version on an isolated

@@ -18,7 +18,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/notify"
 )
 

@@ -5,8 +5,8 @@
 // session drops them with Without.
 //
 // It imports nothing of codeman, so that tmux, screen, daemon and the test
-// helpers (internal/tmuxtest, which package tmux's own tests use) can all
-// import it.
+// helpers (internal/rig/tmuxtest, which package tmux's own tests use) can
+// all import it.
 package childenv
 
 import (

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/internal/simclaude"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
-	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // TestRun_CodexTmux runs the Codex look in a tmux pane: text and Enter in

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"go.uber.org/goleak"
 
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/internal/simclaude"
-	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 // TestRun_PipesAndCancel runs the session in-process on pipes (no tty, so

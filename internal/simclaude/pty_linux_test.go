@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"golang.org/x/sys/unix"
 
-	"github.com/codeman-dev/codeman/internal/wait"
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
 // waitTimeout bounds every wait on the program's screen or files.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/internal/simclaude"
-	"github.com/codeman-dev/codeman/internal/wait"
 )
 
 const (

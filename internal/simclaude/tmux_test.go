@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codeman-dev/codeman/internal/rig/tmuxtest"
 	"github.com/codeman-dev/codeman/internal/simclaude"
-	"github.com/codeman-dev/codeman/internal/tmuxtest"
 )
 
 // paneRows splits a captured screen into rows, trailing blanks removed.
