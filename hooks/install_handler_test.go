@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
-
 	"github.com/codeman-dev/codeman/hooks"
 )
 

@@ -1,21 +1,16 @@
 package hooks_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
-
 	"github.com/codeman-dev/codeman/hooks"
+	"github.com/codeman-dev/codeman/internal/rig/together"
 )
 
 // envInstall makes the test binary a process of its own that runs one
@@ -32,8 +27,7 @@ const parallelInstalls = 10
 
 // runInstallProcess is the child's side of envInstall.
 func runInstallProcess(op string) {
-	fmt.Println("ready")
-	_, _ = io.Copy(io.Discard, os.Stdin)
+	together.Wait()
 	o := hooks.InstallOptions{Entries: claudehooks.Entries, SettingsPath: os.Getenv(envSettings), Binary: testBinary}
 	run := hooks.Install
 	if op == "uninstall" {
@@ -44,66 +38,6 @@ func runInstallProcess(op string) {
 		os.Exit(1)
 	}
 	os.Exit(0)
-}
-
-// runTogether starts n copies of the test binary with env and lets them go
-// at once, when all are ready; it fails the test unless each exits 0.
-func runTogether(t *testing.T, n int, env ...string) {
-	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	type child struct {
-		cmd    *exec.Cmd
-		stdin  io.Closer
-		stderr strings.Builder
-	}
-	children := make([]*child, n)
-	ready := make(chan error, n)
-	for i := range children {
-		c := &child{cmd: exec.Command(self, "-test.run=^$")}
-		c.cmd.Env = append(os.Environ(), env...)
-		c.cmd.Stderr = &c.stderr
-		if c.stdin, err = c.cmd.StdinPipe(); err != nil {
-			t.Fatal(err)
-		}
-		out, err := c.cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		children[i] = c
-		go func() {
-			line, err := bufio.NewReader(out).ReadString('\n')
-			if err == nil && line != "ready\n" {
-				err = fmt.Errorf("child said %q", line)
-			}
-			ready <- err
-			_, _ = io.Copy(io.Discard, out)
-		}()
-	}
-	deadline := time.After(time.Minute)
-	for range children {
-		select {
-		case err := <-ready:
-			if err != nil {
-				t.Fatal(err)
-			}
-		case <-deadline:
-			t.Fatal("children not ready after a minute")
-		}
-	}
-	for _, c := range children {
-		c.stdin.Close()
-	}
-	for i, c := range children {
-		if err := c.cmd.Wait(); err != nil {
-			t.Errorf("process %d: %v\n%s", i, err, c.stderr.String())
-		}
-	}
 }
 
 // countCommand counts the hooks in the settings file that run command.
@@ -152,7 +86,7 @@ func TestInstall_ParallelProcesses(t *testing.T) {
 				orig = readFile(t, path)
 			}
 			command := opts(path).Command()
-			runTogether(t, parallelInstalls, envInstall+"=install", envSettings+"="+path)
+			together.Run(t, parallelInstalls, envInstall+"=install", envSettings+"="+path)
 			if n := countCommand(t, path, command); n != len(allEntries) {
 				t.Errorf("%d parallel installs left %d hooks of codeman's, want %d", parallelInstalls, n, len(allEntries))
 			}
@@ -160,7 +94,7 @@ func TestInstall_ParallelProcesses(t *testing.T) {
 			if err != nil || !st.UpToDate() || len(st.Installed) != len(allEntries) {
 				t.Errorf("status after the installs: %+v, %v", st, err)
 			}
-			runTogether(t, 2, envInstall+"=uninstall", envSettings+"="+path)
+			together.Run(t, 2, envInstall+"=uninstall", envSettings+"="+path)
 			if n := countCommand(t, path, command); n != 0 {
 				t.Errorf("uninstall left %d hooks of codeman's", n)
 			}

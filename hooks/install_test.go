@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
-
 	"github.com/codeman-dev/codeman/hooks"
 )
 

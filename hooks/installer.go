@@ -80,6 +80,23 @@ func PrintEntries(w io.Writer, label string, entries []Entry) {
 	fmt.Fprintf(w, "  %s: %s\n", label, EntryList(entries))
 }
 
+// PrintInstalled reports an install that wrote the settings file: where,
+// the command the hooks run, the entries it changed and the backup.
+func PrintInstalled(w io.Writer, rep Report, command string) {
+	fmt.Fprintf(w, "codeman hooks installed in %s (running %s)\n", rep.SettingsPath, command)
+	PrintEntries(w, "added", rep.Added)
+	PrintEntries(w, "updated", rep.Updated)
+	PrintEntries(w, "removed", rep.Removed)
+	PrintBackup(w, rep.Backup)
+}
+
+// PrintRemoved reports an uninstall that wrote the settings file.
+func PrintRemoved(w io.Writer, rep Report) {
+	fmt.Fprintf(w, "codeman hooks removed from %s\n", rep.SettingsPath)
+	PrintEntries(w, "removed", rep.Removed)
+	PrintBackup(w, rep.Backup)
+}
+
 // PrintBackup names the copy of the previous settings a write kept.
 func PrintBackup(w io.Writer, backup string) {
 	if backup != "" {

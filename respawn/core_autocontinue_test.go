@@ -4,40 +4,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
-// Screens of a 5-hour limit that resets at 20:00 UTC, built from rows of
-// real Claude Code 2.1.332 captures
-// (agents/claude/testdata/screens/v2.1.332-*.txt).
-const (
-	rowLimitHit      = "  ⎿  You've hit your 5-hour limit · resets 8pm (UTC)"
-	rowLimitBanner   = "● Usage limit reached · set to continue automatically at 8pm"
-	rowLimitNotice   = "  ⚠ Usage limit reached · limit resets 8pm"
-	rowArmedAt       = "    Continuing automatically at 8pm · Esc to cancel"
-	rowArmedShortly  = "    Continuing shortly · Esc to cancel"
-	rowAutoContinued = "● Usage limit reset · Continuing automatically"
-)
-
-// armedScreen: the limit, Claude Code's own continue armed for the reset.
-func armedScreen(footer string) []string {
-	return screenOf("❯ keep going", rowLimitHit, rowLimitBanner, "", rowRule, rowPrompt, rowRule, rowLimitNotice, footer, rowFooterIdle)
-}
-
-// autoContinuedScreen: Claude Code continued by itself after the reset and
-// finished that turn. Its prompt is not echoed, so the limit rows stay in
-// the latest turn.
-func autoContinuedScreen() []string {
-	return screenOf("❯ keep going", rowLimitHit, rowLimitBanner, rowAutoContinued, "● Back after the reset.",
-		"✻ Brewed for 0s · done 8:01 PM", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
-}
-
-// autoContinueWorkingScreen: the same turn while it runs.
-func autoContinueWorkingScreen() []string {
-	return screenOf("❯ keep going", rowLimitHit, rowLimitBanner, rowAutoContinued, "✽ Kneading… (running UserPromptSubmit hook · 0s)",
-		"", rowRule, rowPrompt, rowRule, rowFooterBusy)
-}
-
-// limitReset is the reset time of these screens.
+// limitReset is the reset time of claudescreen's limit screens.
 var limitReset = time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
 
 // limitedHarnessShowing returns a core that waits out the limit of screen,
@@ -76,9 +47,9 @@ func claudeContinues(h *harness, at time.Time, hooks bool) {
 		h.hook(HookPromptSubmitted, func(k *Hook) { k.Event = "Notification" })
 		h.hook(HookPromptSubmitted, func(k *Hook) { k.Event = "UserPromptSubmit" })
 	}
-	h.draw(autoContinueWorkingScreen())
+	h.draw(claudescreen.AutoContinueWorking())
 	h.advance(time.Second)
-	h.draw(autoContinuedScreen())
+	h.draw(claudescreen.AutoContinuedTurn())
 	if hooks {
 		h.hook(HookStop)
 	}
@@ -94,9 +65,9 @@ func TestCore_AutoContinueArmedLeftToClaude(t *testing.T) {
 		hooks bool
 	}{{"hooks", true}, {"screen_only", false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := limitedHarnessShowing(t, armedScreen(rowArmedAt))
+			h := limitedHarnessShowing(t, claudescreen.Armed(claudescreen.ArmedAt))
 			advanceTo(h, limitReset)
-			h.draw(armedScreen(rowArmedShortly))
+			h.draw(claudescreen.Armed(claudescreen.ArmedShortly))
 			advanceTo(h, limitReset.Add(61*time.Second))
 			h.wantDecision("Claude Code's own continue is armed")
 			h.wantSends()
@@ -118,8 +89,8 @@ func TestCore_AutoContinueArmedLeftToClaude(t *testing.T) {
 // turn is over: the turn it ran is evidence enough, and no resume prompt
 // follows.
 func TestCore_ContinuedBeforeWaitEnds(t *testing.T) {
-	typed := screenOf("❯ keep going", rowLimitHit, "", "❯ do the docs instead", "● Done.", "✻ Baked for 2s · done 8:00 PM",
-		"", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	typed := claudescreen.Of("❯ keep going", claudescreen.LimitHit, "", "❯ do the docs instead", "● Done.", "✻ Baked for 2s · done 8:00 PM",
+		"", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 	for _, tc := range []struct {
 		name string
 		play func(h *harness)
@@ -128,14 +99,14 @@ func TestCore_ContinuedBeforeWaitEnds(t *testing.T) {
 		{"prompt_hook", func(h *harness) { h.hook(HookPromptSubmitted); h.finishTurn() }, "Claude continued by itself (prompt submitted"},
 		{"tool_hook", func(h *harness) { h.hook(HookToolStarted, func(k *Hook) { k.Tool = "Bash" }) }, "Claude continued by itself (tool Bash started"},
 		{"stop_hook", func(h *harness) { h.hook(HookStop) }, "Claude continued by itself (Stop hook)"},
-		{"working_screen", func(h *harness) { h.draw(autoContinueWorkingScreen()); h.c.Tick(h.vt.Now); h.perform() }, "Claude continued by itself"},
-		{"fired_notice_on_screen", func(h *harness) { h.draw(autoContinuedScreen()) }, "Claude continued by itself (screen shows Claude Code's own continue)"},
+		{"working_screen", func(h *harness) { h.draw(claudescreen.AutoContinueWorking()); h.c.Tick(h.vt.Now); h.perform() }, "Claude continued by itself"},
+		{"fired_notice_on_screen", func(h *harness) { h.draw(claudescreen.AutoContinuedTurn()) }, "Claude continued by itself (screen shows Claude Code's own continue)"},
 		// No hooks: a prompt echoed after the limit's lines says the
 		// session went on; found when the wait ends.
 		{"prompt_echo_no_hooks", func(h *harness) { h.draw(typed) }, "the limit is no longer in the latest turn"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := limitedHarnessShowing(t, armedScreen(rowArmedAt))
+			h := limitedHarnessShowing(t, claudescreen.Armed(claudescreen.ArmedAt))
 			advanceTo(h, limitReset.Add(2*time.Second))
 			tc.play(h)
 			advanceTo(h, limitReset.Add(2*time.Minute))
@@ -151,7 +122,7 @@ func TestCore_ContinuedBeforeWaitEnds(t *testing.T) {
 // A hook made before the wait began is no evidence that Claude continued:
 // it is the failed turn's own.
 func TestCore_OldHookDoesNotEndWait(t *testing.T) {
-	h := limitedHarnessShowing(t, armedScreen(rowArmedAt))
+	h := limitedHarnessShowing(t, claudescreen.Armed(claudescreen.ArmedAt))
 	early := h.vt.Now.Add(-30 * time.Second)
 	h.hook(HookPromptSubmitted, func(k *Hook) { k.At = early })
 	if !h.c.wait.active() {
@@ -163,9 +134,9 @@ func TestCore_OldHookDoesNotEndWait(t *testing.T) {
 // fire in some sessions): the resume prompt is typed once, which disarms
 // Claude Code's.
 func TestCore_AutoContinueLost(t *testing.T) {
-	h := limitedHarnessShowing(t, armedScreen(rowArmedAt))
+	h := limitedHarnessShowing(t, claudescreen.Armed(claudescreen.ArmedAt))
 	advanceTo(h, limitReset)
-	h.draw(armedScreen(rowArmedShortly))
+	h.draw(claudescreen.Armed(claudescreen.ArmedShortly))
 	grace := limitReset.Add(autoContinueGrace) // the wait began before the reset
 	advanceTo(h, grace.Add(-time.Second))
 	h.wantSends()
@@ -188,13 +159,13 @@ func TestCore_AutoContinueNotComing(t *testing.T) {
 		name   string
 		screen []string
 	}{
-		{"cancelled", screenOf("❯ keep going", rowLimitHit, "     /upgrade to increase your usage limit.", rowLimitBanner,
-			"● Automatic continue cancelled · /rate-limit-options to wait again", "", rowRule, rowPrompt, rowRule, rowFooterIdle)},
-		{"cancelled_2_1_328", screenOf("❯ keep going", rowLimitHit, "     /upgrade to increase your usage limit.",
+		{"cancelled", claudescreen.Of("❯ keep going", claudescreen.LimitHit, "     /upgrade to increase your usage limit.", claudescreen.LimitBanner,
+			"● Automatic continue cancelled · /rate-limit-options to wait again", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)},
+		{"cancelled_2_1_328", claudescreen.Of("❯ keep going", claudescreen.LimitHit, "     /upgrade to increase your usage limit.",
 			"● Usage limit reached · continuing automatically at 8pm · esc to cancel",
-			"● Automatic continue cancelled · /rate-limit-options to re-arm", "", rowRule, rowPrompt, rowRule, rowFooterIdle)},
-		{"stale", screenOf("❯ keep going", rowLimitHit, rowLimitBanner, "● Usage limit has reset · Press enter to continue",
-			"", rowRule, rowPrompt, rowRule, "  ⚠ Your usage limit has reset", "    Press enter to continue", rowFooterIdle)},
+			"● Automatic continue cancelled · /rate-limit-options to re-arm", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)},
+		{"stale", claudescreen.Of("❯ keep going", claudescreen.LimitHit, claudescreen.LimitBanner, "● Usage limit has reset · Press enter to continue",
+			"", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, "  ⚠ Your usage limit has reset", "    Press enter to continue", claudescreen.FooterIdle)},
 		{"older_cli", limitScreen()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -211,7 +182,7 @@ func TestCore_AutoContinueNotComing(t *testing.T) {
 // 5-hour limit (as every version does at a weekly one): a menu a person
 // answers, before and after the reset.
 func TestCore_LimitMenuLeftAlone(t *testing.T) {
-	menu := screenOf("❯ keep going", rowLimitHit, strings.Repeat("▔", 80), "  What do you want to do?", "",
+	menu := claudescreen.Of("❯ keep going", claudescreen.LimitHit, strings.Repeat("▔", 80), "  What do you want to do?", "",
 		"  ❯ 1. Stop and wait for limit to reset", "    2. Wait here, then continue automatically at 8pm",
 		"    3. Upgrade your plan", "", "  Enter to confirm · Esc to cancel")
 	h := newHarness(t, testConfig())
@@ -227,13 +198,13 @@ func TestCore_LimitMenuLeftAlone(t *testing.T) {
 // reads as the one waited out, but the failed turn makes it a new wait,
 // not a cycle.
 func TestCore_SameLimitAgainAfterAutoContinue(t *testing.T) {
-	h := limitedHarnessShowing(t, armedScreen(rowArmedAt))
+	h := limitedHarnessShowing(t, claudescreen.Armed(claudescreen.ArmedAt))
 	advanceTo(h, limitReset.Add(40*time.Second))
 	h.hook(HookPromptSubmitted, func(k *Hook) { k.Event = "Notification" })
 	h.work(time.Second)
-	again := screenOf("❯ keep going", rowLimitHit, rowLimitBanner, rowAutoContinued,
-		"● Usage limit reached again · set to continue automatically at 8pm", "", rowRule, rowPrompt, rowRule,
-		rowLimitNotice, rowArmedShortly, rowFooterIdle)
+	again := claudescreen.Of("❯ keep going", claudescreen.LimitHit, claudescreen.LimitBanner, claudescreen.AutoContinued,
+		"● Usage limit reached again · set to continue automatically at 8pm", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule,
+		claudescreen.LimitNotice, claudescreen.ArmedShortly, claudescreen.FooterIdle)
 	h.draw(again)
 	h.hook(HookTurnFailed, func(k *Hook) { k.Error = "rate_limit" })
 	advanceTo(h, limitReset.Add(6*time.Minute))

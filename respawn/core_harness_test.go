@@ -7,21 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// Screens built from rows of real Claude Code 2.1.328 captures
-// (agents/claude/testdata/screens, docs/claude-code.md).
-var (
-	rowRule       = strings.Repeat("─", 80)
-	rowPrompt     = "❯\u00a0"
-	rowFooterIdle = "  ⏸ manual mode on · ? for shortcuts"
-	rowFooterBusy = "  ⏸ manual mode on · esc to interrupt"
-	header        = []string{" ▐▛███▛█   Claude Code v2.1.328", "▝▜██████▀  Opus 5.5 · API Usage Billing", " ▝▝   ▝▝   /home/dev/proj", ""}
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
-
-func screenOf(rows ...string) []string {
-	return append(append([]string{}, header...), rows...)
-}
 
 // screenFixture reads one of Claude Code's recorded screens
 // (agents/claude/testdata/screens) as a Screen.
@@ -36,15 +24,15 @@ func screenFixture(t testing.TB, name string) Screen {
 }
 
 func idleScreen() []string {
-	return screenOf("❯ hello there", "", "● Hello from the fake Anthropic API.", "", "✻ Churned for 3s · done 6:47 PM", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	return claudescreen.Of("❯ hello there", "", "● Hello from the fake Anthropic API.", "", "✻ Churned for 3s · done 6:47 PM", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 }
 
 func workingScreen() []string {
-	return screenOf("❯ hello there", "", "✢ Enchanting… (3s · ↓ 2 tokens)", "", rowRule, rowPrompt, rowRule, rowFooterBusy)
+	return claudescreen.Of("❯ hello there", "", "✢ Enchanting… (3s · ↓ 2 tokens)", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterBusy)
 }
 
 func planScreen() []string {
-	return screenOf("● The plan is ready.", "  "+strings.Repeat("─", 60), "   Ready to code?", "", "   Here is Claude's plan:",
+	return claudescreen.Of("● The plan is ready.", "  "+strings.Repeat("─", 60), "   Ready to code?", "", "   Here is Claude's plan:",
 		"   Fake plan: add hello.txt", "   1. Create hello.txt with a greeting", "  "+strings.Repeat("─", 60),
 		"   Claude has written up a plan and is ready to execute. Would you like to proceed?", "",
 		"   ❯ 1. Yes, and use auto mode", "     2. Yes, manually approve edits", "     3. Tell Claude what to change",
@@ -52,13 +40,13 @@ func planScreen() []string {
 }
 
 func questionScreen() []string {
-	return screenOf(rowRule, " ☐ Database", "", "Which database should the project use?", "", "❯ 1. PostgreSQL", "     Relational, strong consistency",
-		"  2. SQLite", "     Embedded, zero setup", "  3. Type something.", rowRule, "  4. Chat about this", "",
+	return claudescreen.Of(claudescreen.Rule, " ☐ Database", "", "Which database should the project use?", "", "❯ 1. PostgreSQL", "     Relational, strong consistency",
+		"  2. SQLite", "     Embedded, zero setup", "  3. Type something.", claudescreen.Rule, "  4. Chat about this", "",
 		"Enter to select · ↑/↓ to navigate · Esc to cancel")
 }
 
 func permissionScreen() []string {
-	return screenOf(rowRule, " Bash command", "", " Delete build output", " rm -rf ./build-output", " This command requires approval",
+	return claudescreen.Of(claudescreen.Rule, " Bash command", "", " Delete build output", " rm -rf ./build-output", " This command requires approval",
 		" Do you want to proceed?", " ❯ 1. Yes", "   2. Yes, and don't ask again", "   3. No", "", " Esc to cancel · Tab to amend")
 }
 
@@ -66,18 +54,18 @@ func shellScreen() []string { return []string{"root@host:~# ls", "file.txt", "ro
 
 // menuScreen is a dialog that is neither a question nor a permission prompt.
 func menuScreen() []string {
-	return screenOf("● Auto mode can't check actions in this session", rowRule, " Auto mode can't check actions in this session", "",
+	return claudescreen.Of("● Auto mode can't check actions in this session", claudescreen.Rule, " Auto mode can't check actions in this session", "",
 		" ❯ 1. No", "   2. Yes", "", " Enter to confirm · Esc to cancel")
 }
 
 // typedScreen shows half a prompt someone is typing.
 func typedScreen() []string {
-	return screenOf("● Here is some reply text that streams.", "", rowRule, "❯\u00a0let me think about th", rowRule, rowFooterIdle)
+	return claudescreen.Of("● Here is some reply text that streams.", "", claudescreen.Rule, "❯\u00a0let me think about th", claudescreen.Rule, claudescreen.FooterIdle)
 }
 
 // limitScreen shows a turn that ended on a 5-hour limit resetting at 20:00 UTC.
 func limitScreen() []string {
-	return screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	return claudescreen.Of("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 }
 
 const (
@@ -113,7 +101,7 @@ type harness struct {
 	holdScreens bool
 	snapshots   int
 	// printed counts the output chunks fed: the screens delivered show
-	// it in a row of their header, since output that is not a status
+	// it in a row of their claudescreen.Header, since output that is not a status
 	// line's redraw changes what a real screen shows.
 	printed int
 }
@@ -211,11 +199,11 @@ func (h *harness) deliverScreens() {
 }
 
 // shown is the screen as a snapshot delivers it: h.screen, with the
-// blank row under the header telling how much output came.
+// blank row under the claudescreen.Header telling how much output came.
 func (h *harness) shown() Screen {
 	lines := append([]string(nil), h.screen...)
-	if len(lines) > len(header) && lines[len(header)-1] == "" {
-		lines[len(header)-1] = fmt.Sprintf("  [%d chunks printed]", h.printed)
+	if len(lines) > len(claudescreen.Header) && lines[len(claudescreen.Header)-1] == "" {
+		lines[len(claudescreen.Header)-1] = fmt.Sprintf("  [%d chunks printed]", h.printed)
 	}
 	return Screen{Lines: lines, Width: 200, Height: 50, At: h.vt.Now}
 }

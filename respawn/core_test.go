@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
 var fullCycle = []string{
@@ -223,7 +225,7 @@ func TestCore_StopHook(t *testing.T) {
 func TestCore_StopWithBackgroundTask(t *testing.T) {
 	h := newHarness(t, testConfig())
 	h.work(2 * time.Second)
-	h.screen = screenOf("✻ Waiting for 1 background agent to finish", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	h.screen = claudescreen.Of("✻ Waiting for 1 background agent to finish", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 	h.output("✻ Waiting for 1 background agent to finish")
 	h.hook(HookStop, func(k *Hook) { k.Background = 1 })
 	h.advance(5 * time.Minute)
@@ -386,7 +388,7 @@ func TestCore_NoPlanMenuNoAccept(t *testing.T) {
 	cfg.NoOutputTimeout = time.Hour
 	cfg.StuckDetection = false
 	h := newHarness(t, cfg)
-	h.screen = screenOf("● Options:", "  1. Yes", "  2. No", "", rowRule, rowPrompt, rowRule, rowFooterBusy)
+	h.screen = claudescreen.Of("● Options:", "  1. Yes", "  2. No", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterBusy)
 	h.output("1. Yes\r\n2. No")
 	h.advance(30 * time.Second)
 	if len(h.checks) != 0 {
@@ -399,7 +401,7 @@ func TestCore_NoPlanMenuNoAccept(t *testing.T) {
 func TestCore_UsageLimitWait(t *testing.T) {
 	h := newHarness(t, testConfig())
 	h.work(5 * time.Second)
-	h.screen = screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	h.screen = claudescreen.Of("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 	h.output("You've hit your 5-hour limit · resets 8:00pm (UTC)")
 	h.hook(HookTurnFailed, func(k *Hook) { k.Error = "rate_limit" })
 	h.advance(90 * time.Minute) // 18:00 -> 19:30, still limited
@@ -414,7 +416,7 @@ func TestCore_UsageLimitWait(t *testing.T) {
 func TestCore_APIErrorBackoff(t *testing.T) {
 	h := newHarness(t, testConfig())
 	h.work(5 * time.Second)
-	h.screen = screenOf("❯ go on", "● API Error: 529 Overloaded (fake).", "", rowRule, "❯\u00a0Resend your message to try again", rowRule, rowFooterIdle)
+	h.screen = claudescreen.Of("❯ go on", "● API Error: 529 Overloaded (fake).", "", claudescreen.Rule, "❯\u00a0Resend your message to try again", claudescreen.Rule, claudescreen.FooterIdle)
 	h.output("● API Error: 529 Overloaded (fake).")
 	h.hook(HookTurnFailed, func(k *Hook) { k.Error = "server_error" })
 	h.advance(4 * time.Minute)
@@ -507,7 +509,7 @@ func TestState_Transitions(t *testing.T) {
 // Text someone typed into the prompt box is never typed onto.
 func TestCore_TypedInputVetoes(t *testing.T) {
 	h := newHarness(t, testConfig())
-	h.screen = screenOf("✻ Churned for 3s · done 6:47 PM", "", rowRule, "❯\u00a0let me think about th", rowRule, "  ⏸ manual mode on")
+	h.screen = claudescreen.Of("✻ Churned for 3s · done 6:47 PM", "", claudescreen.Rule, "❯\u00a0let me think about th", claudescreen.Rule, "  ⏸ manual mode on")
 	h.output("let me think about th")
 	h.advance(5 * time.Minute)
 	h.wantSends()

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
 // hookLimitAgent is Claude Code's reader with hooks that carry a usage
@@ -25,7 +27,7 @@ const (
 )
 
 func noTimeLimitScreen() []string {
-	return screenOf("❯ go on", "  ⎿  "+limitNoTime, "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	return claudescreen.Of("❯ go on", "  ⎿  "+limitNoTime, "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 }
 
 // limitNoTimeHarness: a turn that ends on a limit whose screen line names

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
 // aiConfig is testConfig with the AI idle check on.
@@ -34,7 +36,7 @@ func checkingHarness(t *testing.T) *harness {
 // Each thing that speaks against idle keeps a cycle from starting, however
 // long the pane stays silent, and the veto names it.
 func TestGuard_IdleVeto(t *testing.T) {
-	background := screenOf("✻ Waiting for 1 background agent to finish", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	background := claudescreen.Of("✻ Waiting for 1 background agent to finish", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 	for _, tc := range []struct {
 		name   string
 		cfg    func(*Config)

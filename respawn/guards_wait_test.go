@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
 // waitEnds is when the wait for limitScreen's limit ends: the reset at
@@ -37,7 +39,7 @@ func (h *harness) resumes(at time.Time) int {
 // A turn that ended on a usage limit or an API error starts no cycle: it is
 // waited out, then the resume prompt is typed once.
 func TestGuard_LimitWaitedOut(t *testing.T) {
-	apiError := screenOf("❯ go on", "● API Error: 529 Overloaded (fake).", "", rowRule, "❯\u00a0Resend your message to try again", rowRule, rowFooterIdle)
+	apiError := claudescreen.Of("❯ go on", "● API Error: 529 Overloaded (fake).", "", claudescreen.Rule, "❯\u00a0Resend your message to try again", claudescreen.Rule, claudescreen.FooterIdle)
 	for _, tc := range []struct {
 		name  string
 		end   func(h *harness)
@@ -83,7 +85,7 @@ func TestGuard_Resume(t *testing.T) {
 
 		{"claude_exited", nil, func(h *harness) { h.draw(shellScreen()) }, 0},
 		{"typed_text", nil, func(h *harness) {
-			h.draw(screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", rowRule, "❯\u00a0let me think about th", rowRule, rowFooterIdle))
+			h.draw(claudescreen.Of("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", claudescreen.Rule, "❯\u00a0let me think about th", claudescreen.Rule, claudescreen.FooterIdle))
 		}, 0},
 		{"resume_prompt_off", func(c *Config) { c.ResumePrompt = "" }, func(*harness) {}, 0},
 	} {
@@ -111,8 +113,8 @@ func TestGuard_ResumeNewLimit(t *testing.T) {
 	cfg.AutoAcceptPrompts = false
 	h := limitedHarness(t, cfg)
 	h.until(waitEnds.Add(-time.Second))
-	h.draw(screenOf("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", "❯ continue",
-		"  ⎿  You've hit your weekly limit · resets 11:00pm (UTC)", "", rowRule, rowPrompt, rowRule, rowFooterIdle))
+	h.draw(claudescreen.Of("❯ go on", "  ⎿  You've hit your 5-hour limit · resets 8:00pm (UTC)", "", "❯ continue",
+		"  ⎿  You've hit your weekly limit · resets 11:00pm (UTC)", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle))
 	h.until(waitEnds.Add(25 * time.Second))
 	if got := h.resumes(waitEnds.Add(-time.Second)); got != 0 {
 		t.Fatalf("%d resume prompts typed into a new limit\n%s", got, h.dump())

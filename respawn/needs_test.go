@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
 // wantNeed checks the pane's need for a person: kind "" means none.
@@ -189,7 +191,7 @@ func TestNeed_SendFailed(t *testing.T) {
 func TestNeed_Auth(t *testing.T) {
 	h := newHarness(t, testConfig())
 	h.work(2 * time.Second)
-	h.screen = screenOf("❯ hello", "  ⎿  Invalid API key · Fix external API key", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+	h.screen = claudescreen.Of("❯ hello", "  ⎿  Invalid API key · Fix external API key", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 	h.hook(HookTurnFailed, func(k *Hook) { k.Error = "authentication_failed" })
 	h.hook(HookStop)
 	h.advance(time.Minute)
@@ -206,7 +208,7 @@ func TestNeed_ErrorAfterBackoffs(t *testing.T) {
 	h := newHarness(t, cfg)
 	fail := func() {
 		h.work(time.Second)
-		h.screen = screenOf("❯ go on", "● API Error: 529 Overloaded", "", rowRule, rowPrompt, rowRule, rowFooterIdle)
+		h.screen = claudescreen.Of("❯ go on", "● API Error: 529 Overloaded", "", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 		h.hook(HookTurnFailed, func(k *Hook) { k.Error = "server_error" })
 		h.hook(HookStop)
 		h.advance(20 * time.Second)

@@ -4,12 +4,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
 // Claude Code's own limit rows count wherever they are drawn; the same
 // message inside a reply's rows does not.
 func TestGuard_OwnLimitRows(t *testing.T) {
-	box := []string{rowRule, rowPrompt, rowRule, rowFooterIdle}
+	box := []string{claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle}
 	for _, tc := range []struct {
 		name string
 		rows []string
@@ -24,13 +26,13 @@ func TestGuard_OwnLimitRows(t *testing.T) {
 		{"reply_legacy", []string{"❯ what did it say", "● Old versions said:", "  5-hour limit reached ∙ resets 3pm"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := claudeReader.Classify(Screen{Lines: screenOf(append(tc.rows, box...)...)})
+			f := claudeReader.Classify(Screen{Lines: claudescreen.Of(append(tc.rows, box...)...)})
 			if f.UsageLimit != tc.want {
 				t.Fatalf("UsageLimit = %q, want %q", f.UsageLimit, tc.want)
 			}
 		})
 	}
-	footer := screenOf("❯ go on", "● Done.", rowRule, rowPrompt, rowRule, "  ⚠ Usage limit reached · limit resets 5:33pm")
+	footer := claudescreen.Of("❯ go on", "● Done.", claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, "  ⚠ Usage limit reached · limit resets 5:33pm")
 	if f := claudeReader.Classify(Screen{Lines: footer}); !strings.HasPrefix(f.UsageLimit, "Usage limit reached") {
 		t.Fatalf("the footer's banner is no limit: %+v", f)
 	}
@@ -42,8 +44,8 @@ func TestGuard_OwnLimitRows(t *testing.T) {
 // cycle runs. The same screen after StopFailure is waited out.
 func TestGuard_QuotedLimit(t *testing.T) {
 	quoted := func() []string {
-		return screenOf("❯ what did the banner say", "● Usage limit reached · limit resets 8:00pm", "", "✻ Churned for 3s · done 6:47 PM", "",
-			rowRule, rowPrompt, rowRule, rowFooterIdle)
+		return claudescreen.Of("❯ what did the banner say", "● Usage limit reached · limit resets 8:00pm", "", "✻ Churned for 3s · done 6:47 PM", "",
+			claudescreen.Rule, claudescreen.Prompt, claudescreen.Rule, claudescreen.FooterIdle)
 	}
 	t.Run("stop", func(t *testing.T) {
 		h := newHarness(t, testConfig())

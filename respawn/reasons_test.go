@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
 // renamedAgent is Claude Code's reader under other names, so that a
@@ -29,19 +31,19 @@ func TestCore_ReasonsNameTheAgent(t *testing.T) {
 		}, []string{"Stop with 2 background task(s) running: Robot goes on when they report"}},
 		{"armed_then_lost", true, func(h *harness) {
 			advanceTo(h, limitReset)
-			h.draw(armedScreen(rowArmedShortly))
+			h.draw(claudescreen.Armed(claudescreen.ArmedShortly))
 			advanceTo(h, limitReset.Add(autoContinueGrace+time.Second))
 		}, []string{"usage limit over, but Robot's own resume is armed", "Robot's own resume is still armed"}},
 		{"fired_on_screen", true, func(h *harness) {
 			advanceTo(h, limitReset.Add(2*time.Second))
-			h.draw(autoContinuedScreen())
+			h.draw(claudescreen.AutoContinuedTurn())
 		}, []string{"usage limit over: Robot continued by itself (screen shows Robot's own resume)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newAgentHarness(t, testConfig(), renamedAgent{claudeReader}, idleScreen())
 			if tc.limited {
 				h.work(5 * time.Second)
-				h.draw(armedScreen(rowArmedAt))
+				h.draw(claudescreen.Armed(claudescreen.ArmedAt))
 				h.hook(HookTurnFailed, func(k *Hook) { k.Error = "rate_limit" })
 				h.advance(time.Minute)
 			}

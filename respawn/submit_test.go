@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/codeman-dev/codeman/internal/rig/claudescreen"
 )
 
 // fakeKeys records what Submit does; the screen changes after the
@@ -167,7 +169,7 @@ func (b *boxKeys) Screen(context.Context) (Screen, error) {
 	case b.vim && b.mode == EditorVisual:
 		footer = "  -- VISUAL -- ⏸ manual mode on"
 	}
-	return Screen{Lines: screenOf("✻ Baked for 6s · done 6:20 PM", "", rowRule, "❯\u00a0"+b.input, rowRule, footer)}, nil
+	return Screen{Lines: claudescreen.Of("✻ Baked for 6s · done 6:20 PM", "", claudescreen.Rule, "❯\u00a0"+b.input, claudescreen.Rule, footer)}, nil
 }
 
 // newBox returns a box with vim on in mode, its reader having seen vim's

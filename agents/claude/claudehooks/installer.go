@@ -50,11 +50,7 @@ func (Installer) Install(w io.Writer, r hooks.Request) error {
 		hooks.PrintFallback(w, r)
 		return nil
 	}
-	fmt.Fprintf(w, "codeman hooks installed in %s (running %s)\n", rep.SettingsPath, opts.Command())
-	hooks.PrintEntries(w, "added", rep.Added)
-	hooks.PrintEntries(w, "updated", rep.Updated)
-	hooks.PrintEntries(w, "removed", rep.Removed)
-	hooks.PrintBackup(w, rep.Backup)
+	hooks.PrintInstalled(w, rep, opts.Command())
 	hooks.PrintFallback(w, r)
 	fmt.Fprintln(w, restartNote)
 	return nil
@@ -74,9 +70,7 @@ func (Installer) Uninstall(w io.Writer, r hooks.Request) error {
 		fmt.Fprintf(w, "no codeman hooks in %s; nothing changed\n", rep.SettingsPath)
 		return nil
 	}
-	fmt.Fprintf(w, "codeman hooks removed from %s\n", rep.SettingsPath)
-	hooks.PrintEntries(w, "removed", rep.Removed)
-	hooks.PrintBackup(w, rep.Backup)
+	hooks.PrintRemoved(w, rep)
 	fmt.Fprintln(w, restartNote)
 	return nil
 }

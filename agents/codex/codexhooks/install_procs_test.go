@@ -1,17 +1,13 @@
 package codexhooks_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
+	"github.com/codeman-dev/codeman/internal/rig/together"
 )
 
 // envInstall makes the test binary a process of its own that runs one
@@ -34,8 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 func runInstallProcess(op string) {
-	fmt.Println("ready")
-	_, _ = io.Copy(io.Discard, os.Stdin)
+	together.Wait()
 	opts := codexhooks.Options{Home: os.Getenv(envHome), Binary: "/opt/codeman/codeman", Handler: handler}
 	run := codexhooks.Install
 	if op == "uninstall" {
@@ -46,66 +41,6 @@ func runInstallProcess(op string) {
 		os.Exit(1)
 	}
 	os.Exit(0)
-}
-
-// runTogether starts n copies of the test binary with env and lets them go
-// at once, when all are ready; it fails the test unless each exits 0.
-func runTogether(t *testing.T, n int, env ...string) {
-	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	type child struct {
-		cmd    *exec.Cmd
-		stdin  io.Closer
-		stderr strings.Builder
-	}
-	children := make([]*child, n)
-	ready := make(chan error, n)
-	for i := range children {
-		c := &child{cmd: exec.Command(self, "-test.run=^$")}
-		c.cmd.Env = append(os.Environ(), env...)
-		c.cmd.Stderr = &c.stderr
-		if c.stdin, err = c.cmd.StdinPipe(); err != nil {
-			t.Fatal(err)
-		}
-		out, err := c.cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		children[i] = c
-		go func() {
-			line, err := bufio.NewReader(out).ReadString('\n')
-			if err == nil && line != "ready\n" {
-				err = fmt.Errorf("child said %q", line)
-			}
-			ready <- err
-			_, _ = io.Copy(io.Discard, out)
-		}()
-	}
-	deadline := time.After(time.Minute)
-	for range children {
-		select {
-		case err := <-ready:
-			if err != nil {
-				t.Fatal(err)
-			}
-		case <-deadline:
-			t.Fatal("children not ready after a minute")
-		}
-	}
-	for _, c := range children {
-		c.stdin.Close()
-	}
-	for i, c := range children {
-		if err := c.cmd.Wait(); err != nil {
-			t.Errorf("process %d: %v\n%s", i, err, c.stderr.String())
-		}
-	}
 }
 
 // countHandlers counts the handlers in hooks.json that run the handler.
@@ -147,7 +82,7 @@ func countHandlers(t *testing.T, home string) int {
 func TestInstall_ParallelProcesses(t *testing.T) {
 	home := t.TempDir()
 	writeFile(t, codexhooks.ConfigPath(home), "model = \"gpt-5.5\"\n")
-	runTogether(t, parallelInstalls, envInstall+"=install", envHome+"="+home)
+	together.Run(t, parallelInstalls, envInstall+"=install", envHome+"="+home)
 	if n := countHandlers(t, home); n != len(codexhooks.Entries) {
 		t.Errorf("%d parallel installs left %d handlers of codeman's, want %d", parallelInstalls, n, len(codexhooks.Entries))
 	}
@@ -158,7 +93,7 @@ func TestInstall_ParallelProcesses(t *testing.T) {
 	if st, err := codexhooks.Status(opts); err != nil || !st.UpToDate() || len(st.Handlers) != len(codexhooks.Entries) {
 		t.Errorf("status after the installs: %+v, %v", st, err)
 	}
-	runTogether(t, 2, envInstall+"=uninstall", envHome+"="+home)
+	together.Run(t, 2, envInstall+"=uninstall", envHome+"="+home)
 	if n := countHandlers(t, home); n != 0 {
 		t.Errorf("uninstall left %d handlers of codeman's", n)
 	}

@@ -48,11 +48,7 @@ func (Installer) Install(w io.Writer, r hooks.Request) error {
 		return err
 	}
 	if rep.Changed {
-		fmt.Fprintf(w, "codeman hooks installed in %s (running %s)\n", rep.SettingsPath, opts.Command())
-		hooks.PrintEntries(w, "added", rep.Added)
-		hooks.PrintEntries(w, "updated", rep.Updated)
-		hooks.PrintEntries(w, "removed", rep.Removed)
-		hooks.PrintBackup(w, rep.Backup)
+		hooks.PrintInstalled(w, rep.Report, opts.Command())
 	} else {
 		fmt.Fprintf(w, "codeman hooks already installed in %s\n", rep.SettingsPath)
 	}
@@ -89,9 +85,7 @@ func (Installer) Uninstall(w io.Writer, r hooks.Request) error {
 		fmt.Fprintf(w, "no codeman hooks in %s; nothing changed\n", rep.SettingsPath)
 		return nil
 	}
-	fmt.Fprintf(w, "codeman hooks removed from %s\n", rep.SettingsPath)
-	hooks.PrintEntries(w, "removed", rep.Removed)
-	hooks.PrintBackup(w, rep.Backup)
+	hooks.PrintRemoved(w, rep.Report)
 	if rep.ConfigChanged {
 		fmt.Fprintf(w, "  trust removed from %s: %d entries\n", rep.ConfigPath, len(rep.Untrusted))
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
-
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/rig/claudetest"
 	"github.com/codeman-dev/codeman/internal/rig/fakeapi"
