@@ -58,6 +58,11 @@ type ScreenFacts struct {
 	// EditorMode is the box's vim mode as its indicator shows it
 	// (EditorMode); EditorPlain without one.
 	EditorMode EditorMode
+
+	// Ask is the question, permission prompt or menu on screen with its
+	// options, as a person answers it; zero when there is none or the
+	// agent cannot read its options.
+	Ask Ask
 }
 
 // Blocker returns a short reason when a person must answer what is on

@@ -28,6 +28,12 @@ type Need struct {
 	Kind   NeedKind  `json:"kind"`
 	Reason string    `json:"reason"`
 	Since  time.Time `json:"since"`
+	// ID names the dialog a person may answer (the fingerprint of Ask);
+	// "" when the need is not a dialog on screen whose options the agent
+	// read.
+	ID string `json:"id,omitempty"`
+	// Ask is that dialog: what it asks and its options.
+	Ask *Ask `json:"ask,omitempty"`
 }
 
 func (n Need) String() string {
@@ -58,22 +64,40 @@ type needState struct {
 // knows now, and says so in the decisions and the status line.
 func (c *Core) updateNeed(now time.Time) {
 	kind, reason := c.findNeed(now)
+	ask := c.screenAsk(kind)
 	old := c.need.cur
-	if kind == old.Kind && reason == old.Reason {
+	if kind == old.Kind && reason == old.Reason && ask.Fingerprint() == old.ID {
+		if ask.Open() {
+			c.need.cur.Ask = &ask // the selector may have moved
+		}
 		return
 	}
 	switch {
 	case kind == "":
 		c.need.cur = Need{}
 		c.decide(now, DecisionWait, "no longer needs a person ("+old.String()+")")
-	case kind == old.Kind:
+	case kind == old.Kind && ask.Fingerprint() == old.ID:
 		c.need.cur.Reason = reason
 	default:
 		c.need.cur = Need{Kind: kind, Reason: reason, Since: now}
+		if ask.Open() {
+			c.need.cur.ID, c.need.cur.Ask = ask.Fingerprint(), &ask
+		}
 		c.decide(now, DecisionWait, "needs a person: "+c.need.cur.String())
 	}
 	c.emit(Action{Kind: ActNeed, Need: c.need.cur})
 	c.setStatus()
+}
+
+// screenAsk is the dialog on the last screen, with its options, when it
+// is what the need of that kind is about: read before any work came
+// after it.
+func (c *Core) screenAsk(kind NeedKind) Ask {
+	f := &c.facts
+	if kind == "" || !f.Ask.Open() || f.Ask.Kind != kind || c.screen.At.IsZero() || c.screen.At.Before(c.lastWorking) {
+		return Ask{}
+	}
+	return f.Ask
 }
 
 // findNeed returns the strongest reason a person is needed, or "".

@@ -122,9 +122,11 @@ func (c *classifier) decideDialogs() {
 	switch {
 	case c.f.Question:
 		c.f.BlockerText = c.questionText(questions[0])
+		c.readAsk(respawn.NeedQuestion, c.f.BlockerText)
 		return
 	case c.f.Permission:
 		c.f.BlockerText = permissions[0].text
+		c.readAsk(respawn.NeedPermission, c.permissionText(permissions[0]))
 		return
 	}
 	plans := c.kind(PatternPlanMenu)
@@ -139,6 +141,7 @@ func (c *classifier) decideDialogs() {
 	if title && option {
 		c.f.PlanMenu = true
 		c.evidence(plans...)
+		c.readAsk(respawn.NeedMenu, plans[0].text)
 		return
 	}
 	others := append(c.kind(PatternDialog), plans...)

@@ -60,6 +60,7 @@ func (c *classifier) decideDialogs() {
 		if t := strings.TrimSpace(row); isApproval(t, rows[i+1:]) {
 			c.f.Permission, c.f.BlockerText = true, t
 			c.evidence("approval", t)
+			c.readAsk(t, rows[i+1:])
 			return
 		}
 	}
