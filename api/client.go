@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/codeman-dev/codeman/respawn"
 )
 
 // ErrNotRunning means no daemon answers on the socket.
@@ -219,6 +221,15 @@ func (c *Client) Pause(ctx context.Context, pane string, paused bool) (PaneStatu
 	var st PaneStatus
 	err := c.do(ctx, http.MethodPost, "/v1/panes/pause", PauseRequest{Pane: pane, Paused: paused}, &st)
 	return st, err
+}
+
+// Answer types a person's choice into the dialog of a pane's need; the
+// daemon refuses it unless that dialog is still on screen
+// (respawn.Controller.Answer).
+func (c *Client) Answer(ctx context.Context, req AnswerRequest) (respawn.Answered, error) {
+	var got respawn.Answered
+	err := c.do(ctx, http.MethodPost, "/v1/panes/answer", req, &got)
+	return got, err
 }
 
 // Detach disables a pane.

@@ -101,6 +101,16 @@ type PauseRequest struct {
 	Paused bool   `json:"paused"`
 }
 
+// AnswerRequest is a person's choice for the dialog of a pane's need.
+type AnswerRequest struct {
+	Pane string `json:"pane"` // canonical address
+	// Need is the ID of the need the person saw (PaneStatus's
+	// Status.NeedsYou.ID); "" answers the one open now.
+	Need   string `json:"need,omitempty"`
+	Choice string `json:"choice"` // an option's number or label, or allow/deny
+	From   string `json:"from"`   // where the answer came from: "cli", "dash"
+}
+
 // DeadlineHeader carries the time (RFC 3339, UTC) after which the client
 // no longer waits for the answer. The daemon refuses a request whose
 // deadline has passed by the time it gets to it, and works on one within

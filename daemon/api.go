@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/respawn"
 )
 
 // Decisions shown by default: one for status, more for explain.
@@ -28,6 +29,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("DELETE /v1/panes", d.afterAdoption(d.handleDetach))
 	mux.HandleFunc("POST /v1/panes/toggle", d.afterAdoption(d.handleToggle))
 	mux.HandleFunc("POST /v1/panes/pause", d.afterAdoption(d.handlePause))
+	mux.HandleFunc("POST /v1/panes/answer", d.afterAdoption(d.handleAnswer))
 	mux.HandleFunc("GET /v1/events", d.afterAdoption(d.handleEvents))
 	mux.HandleFunc("GET /v1/record", d.afterAdoption(d.handleRecord))
 	return d.withinDeadline(mux)
@@ -175,6 +177,24 @@ func (d *Daemon) handlePause(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, st)
+}
+
+func (d *Daemon) handleAnswer(w http.ResponseWriter, r *http.Request) {
+	var req api.AnswerRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	if req.Choice == "" {
+		writeError(w, http.StatusBadRequest, errors.New(`answer request: the field "choice" is missing: an option's number or label`))
+		return
+	}
+	got, err := d.Answer(r.Context(), req.Pane, respawn.Answer{Need: req.Need, Choice: req.Choice, From: req.From})
+	if err != nil {
+		writeError(w, errorCode(err), err)
+		return
+	}
+	writeJSON(w, http.StatusOK, got)
 }
 
 // errorCode is the HTTP status of an error, which the client turns back

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/codeman-dev/codeman/api"
 )
 
@@ -124,6 +125,25 @@ func (m *Model) pause(r *row) tea.Cmd {
 		return doneMsg{text: text, pane: &paneMsg{seq: seq, addr: addr, st: st}}
 	}
 }
+
+// answer types option choice into the dialog of need id on the pane of r;
+// the daemon refuses it unless that dialog is still on screen.
+func (m *Model) answer(r *row, id, choice string) tea.Cmd {
+	src, addr, label := m.opts.Source, r.st.Pane, r.label
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), answerTimeout)
+		defer cancel()
+		got, err := src.Answer(ctx, api.AnswerRequest{Pane: addr, Need: id, Choice: choice, From: "dash"})
+		if err != nil {
+			return doneMsg{err: fmt.Errorf("answer %s: %w", label, err)}
+		}
+		return doneMsg{text: fmt.Sprintf("answered %s with %d. %s", label, got.Option, got.Label)}
+	}
+}
+
+// answerTimeout bounds an answer, which waits for the dialog to take the
+// keys.
+const answerTimeout = 20 * time.Second
 
 // detach disables respawn on the pane at addr.
 func (m *Model) detach(addr, label string) tea.Cmd {

@@ -87,6 +87,20 @@ func (s *fakeSource) Explain(_ context.Context, addr string, _ int) (api.PaneSta
 	return s.get(addr)
 }
 
+func (s *fakeSource) Answer(_ context.Context, req api.AnswerRequest) (respawn.Answered, error) {
+	s.record(fmt.Sprintf("answer %s %s %s from %s", req.Pane, req.Need, req.Choice, req.From))
+	p, err := s.get(req.Pane)
+	if err != nil {
+		return respawn.Answered{}, err
+	}
+	n := p.Status.NeedsYou
+	i, err := n.Ask.Choose(req.Choice)
+	if err != nil {
+		return respawn.Answered{}, err
+	}
+	return respawn.Answered{Need: n.ID, Option: i + 1, Label: n.Ask.Options[i]}, nil
+}
+
 func (s *fakeSource) Pause(_ context.Context, addr string, paused bool) (api.PaneStatus, error) {
 	s.record(fmt.Sprintf("pause %s %t", addr, paused))
 	s.mu.Lock()

@@ -71,6 +71,13 @@ func (m *Model) listKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.pause(r)
 	case "d":
 		m.mode, m.confirm = modeConfirm, r.st.Pane
+	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
+		n := r.st.Status.NeedsYou
+		if n == nil || n.Ask == nil {
+			m.message, m.isError = r.label+" asks nothing codeman can answer", true
+			return nil
+		}
+		return m.answer(r, n.ID, k.String())
 	}
 	return nil
 }

@@ -580,3 +580,32 @@ func TestLocate(t *testing.T) {
 		t.Fatalf("Locate = %+v", here)
 	}
 }
+
+// A pane that asks a question shows it with its options in the status
+// bar, safe; a number key answers it with that option, naming the need
+// the person saw; a pane that asks nothing takes no number.
+func TestModel_Answer(t *testing.T) {
+	a := pane("%1", "a:0.0")
+	a.Status.NeedsYou = &respawn.Need{Kind: respawn.NeedQuestion, Reason: "Which database?", ID: "f00d",
+		Ask: &respawn.Ask{Kind: respawn.NeedQuestion, Text: "Which database?\x1b]52;c;aGk=\x07", Options: []string{"PostgreSQL", "SQLite"}}}
+	h := newHarness(t, Options{}, a)
+	if bar := h.statusBar(); !strings.Contains(bar, "1 PostgreSQL · 2 SQLite") || strings.Contains(bar, "\x1b]52") {
+		t.Fatalf("bar %q", bar)
+	}
+	h.src.takeCalls()
+	h.key("2")
+	if calls := h.src.takeCalls(); !slices.Equal(calls, []string{"answer " + a.Pane + " f00d 2 from dash"}) {
+		t.Fatalf("calls %q", calls)
+	}
+	if bar := h.statusBar(); !strings.Contains(bar, "answered a:0.0 (%1) with 2. SQLite") {
+		t.Fatalf("bar %q", bar)
+	}
+
+	b := pane("%2", "b:0.0")
+	h = newHarness(t, Options{}, b)
+	h.src.takeCalls()
+	h.key("1")
+	if calls := h.src.takeCalls(); len(calls) != 0 || !strings.Contains(h.statusBar(), "asks nothing") {
+		t.Fatalf("calls %q bar %q", calls, h.statusBar())
+	}
+}

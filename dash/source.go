@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/respawn"
 	"github.com/codeman-dev/codeman/tmux"
 )
 
@@ -14,6 +15,7 @@ type Source interface {
 	Pane(ctx context.Context, pane string, decisions int) (api.PaneStatus, error)
 	Explain(ctx context.Context, pane string, decisions int) (api.PaneStatus, error)
 	Pause(ctx context.Context, pane string, paused bool) (api.PaneStatus, error)
+	Answer(ctx context.Context, req api.AnswerRequest) (respawn.Answered, error)
 	Detach(ctx context.Context, pane string) error
 	Follow(ctx context.Context, pane string, opened func(), fn func(api.Event) error) error
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/codeman-dev/codeman/api"
 	"github.com/codeman-dev/codeman/internal/safetext"
+	"github.com/codeman-dev/codeman/respawn"
 )
 
 // View draws the dash on the alternate screen, from a cache that only
@@ -255,11 +256,25 @@ func (m *Model) statusText() (string, lipgloss.Style) {
 	case m.fetch != "":
 		return m.fetch, styleError
 	}
+	if r := m.current(); r != nil && r.st.Status.NeedsYou != nil && r.st.Status.NeedsYou.Ask != nil {
+		return askLine(r.st.Status.NeedsYou.Ask), styleError
+	}
 	keys := "Enter jump · e explain · p pause/resume · d detach · / filter · ? help · q quit"
 	if cellWidth(keys) > m.width {
 		keys = "? help · q quit"
 	}
 	return keys, styleHint
+}
+
+// askLine shows the dialog the selected pane asks, with the number key of
+// each option: "Which database? 1 PostgreSQL · 2 SQLite · press 1-2".
+func askLine(a *respawn.Ask) string {
+	parts := make([]string, len(a.Options))
+	for i, o := range a.Options {
+		parts[i] = fmt.Sprintf("%d %s", i+1, o)
+	}
+	text, _, _ := strings.Cut(a.Text, "\n")
+	return fmt.Sprintf("%s  %s  (press its number to answer)", text, strings.Join(parts, " · "))
 }
 
 func (m *Model) helpView() []string {
@@ -271,6 +286,7 @@ func (m *Model) helpView() []string {
 		"  e            explain: evidence, timers, decisions and the screen now (Esc goes back)",
 		"  p            pause the pane (codeman types nothing into it), or resume it",
 		"  d            detach: respawn off for the pane, after a y/n question",
+		"  1-9          answer the question or permission prompt the pane shows with that option",
 		"  /            filter the rows by a part of what they show; Esc clears it",
 		"  ?            this help",
 		"  q, Ctrl-C    quit",

@@ -62,6 +62,7 @@ func writeExplain(w io.Writer, p api.PaneStatus, now time.Time) {
 	fmt.Fprintf(w, "  state     %s for %s, %d cycle(s)%s\n", s.State, since(now, s.Since), s.Cycles, pausedSuffix(s.Paused))
 	if n := s.NeedsYou; n != nil {
 		fmt.Fprintf(w, "  NEEDS YOU %s for %s: %s\n", n.Kind, since(now, n.Since), safetext.Line(n.Reason))
+		printAsk(w, p.Pane, n)
 	}
 	if s.Wait != "" {
 		fmt.Fprintf(w, "  waiting   %s\n", safetext.Line(s.Wait))

@@ -39,6 +39,7 @@ func newApp() *cli.App {
 			detachCommand(),
 			toggleCommand(),
 			pauseCommand(),
+			answerCommand(),
 			resumeCommand(),
 			statusCommand(),
 			dashCommand(),
