@@ -92,7 +92,7 @@ func startAsked(t *testing.T, clock clockwork.Clock, term Terminal) (*Controller
 // A person's choice is typed as a person would: the selector moved to it
 // with the arrows, Enter once it is there; the answer is a decision that
 // names where it came from.
-func TestAnswer_TypesTheChoice(t *testing.T) {
+func TestGuard_AnswerTypesTheChoice(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	for _, tc := range []struct{ choice, want string }{{"SQLite", "SQLite"}, {"2", "SQLite"}, {"postg", "PostgreSQL"}} {
 		t.Run(tc.choice, func(t *testing.T) {
@@ -112,7 +112,7 @@ func TestAnswer_TypesTheChoice(t *testing.T) {
 
 // Each check of the press gate refuses on its own, with its reason, and
 // nothing is pressed.
-func TestAnswer_Refused(t *testing.T) {
+func TestGuard_AnswerRefused(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	for _, tc := range []struct {
 		name   string
@@ -168,7 +168,7 @@ func answerOnFakeClock(t *testing.T, c *Controller, clock *clockwork.FakeClock, 
 }
 
 // A selector that does not move stops the answer before Enter.
-func TestAnswer_SelectorStuck(t *testing.T) {
+func TestGuard_AnswerSelectorStuck(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	term := newDialogTerminal()
 	term.stuck = true
@@ -185,7 +185,7 @@ func TestAnswer_SelectorStuck(t *testing.T) {
 }
 
 // An Enter the dialog did not take is reported, not pressed again.
-func TestAnswer_EnterNotTaken(t *testing.T) {
+func TestGuard_AnswerEnterNotTaken(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	term := newDialogTerminal()
 	term.sticky = true
@@ -203,7 +203,7 @@ func TestAnswer_EnterNotTaken(t *testing.T) {
 
 // Two answers at once, from two places: one is typed, the other finds
 // the dialog gone and types nothing.
-func TestAnswer_OneOfTwo(t *testing.T) {
+func TestGuard_AnswerOneOfTwo(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	term := newDialogTerminal()
 	c, _, id := startAsked(t, clockwork.NewRealClock(), term)

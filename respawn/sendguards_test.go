@@ -283,6 +283,16 @@ var sendGuards = []sendGuard{
 		File: "respawn/submit.go", Find: "if !boxShows(f.Input, text) {\n\t\treturn fmt.Errorf(\"%w; the prompt box shows %s, not only", Old: "!boxShows(f.Input, text)", New: "false"},
 	{Guard: "submit: one Backspace takes a paste's placeholder back", Test: "TestGuard_SubmitCancelTakesBack/pasted",
 		File: "respawn/submit.go", Find: "if isPlaceholder(f.Input) {", Old: "isPlaceholder(f.Input)", New: "false"},
+	{Guard: "answer: nothing is typed into a paused pane", Test: "TestGuard_AnswerRefused/Paused",
+		File: "respawn/answer.go", Find: "case c.core.paused:", Old: "c.core.paused", New: "false"},
+	{Guard: "answer: only the need the person saw", Test: "TestGuard_AnswerRefused/OtherNeed",
+		File: "respawn/answer.go", Find: "case a.Need != \"\" && a.Need != need.ID:", Old: "a.Need != \"\" && a.Need != need.ID", New: "false"},
+	{Guard: "answer: no option that opens a text box", Test: "TestGuard_AnswerRefused/TextOption",
+		File: "respawn/answer.go", Find: "if ask.TakesText(i) {", Old: "ask.TakesText(i)", New: "false"},
+	{Guard: "answer: the screen read again shows the same dialog", Test: "TestGuard_AnswerRefused/AnotherDialog",
+		File: "respawn/answer.go", Find: "if fp := on.Fingerprint(); fp != id {", Old: "fp != id", New: "false"},
+	{Guard: "answer: Enter only once the selector moved onto the option", Test: "TestGuard_AnswerSelectorStuck",
+		File: "respawn/answer.go", Find: "func(s Ask) bool { return s.Selected != from }", Old: "s.Selected != from", New: "s.Selected != from || true"},
 }
 
 // The table matches the code: each snippet is found exactly once, so a
