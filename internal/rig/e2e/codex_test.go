@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -263,4 +264,43 @@ func TestCodex_Recognized(t *testing.T) {
 	c.waitPane("codeman to see Codex's composer", 10*time.Second, func(st api.PaneStatus) bool {
 		return st.Status.Evidence.PromptBox
 	})
+}
+
+// A person answers Codex's approval prompt through the daemon: approved,
+// the command runs and its result reaches the model; the same need
+// answered again types nothing.
+func TestCodex_ApprovalAnswered(t *testing.T) {
+	t.Parallel()
+	r := newCodexRig(t)
+	r.startDaemon(nil)
+	c := r.newCodex(t, true)
+	const work, cmd = "clean the build", "rm -rf ./build-output"
+	answerCodexCycle(c.API())
+	c.API().Handle(work, fakeopenai.Reply{
+		Text: "I'll remove the build output.",
+		Tool: fakeopenai.EscalatedShell(cmd, "Delete the build output outside the sandbox"),
+	})
+
+	c.attach("agent=codex")
+	c.Type(work)
+	c.WaitFor(codextest.ApprovalOpen, "the approval prompt", 30*time.Second)
+	st := c.waitPane("the approval with its options", 30*time.Second, func(st api.PaneStatus) bool {
+		n := st.Status.NeedsYou
+		return n != nil && n.Kind == respawn.NeedPermission && n.Ask != nil
+	})
+	need := st.Status.NeedsYou
+	if !strings.Contains(need.Ask.Text, cmd) {
+		t.Errorf("the need asks %q, want the command %q", need.Ask.Text, cmd)
+	}
+	asked := c.mustHook(c.Events(), "PermissionRequest", c.start, "the approval prompt", fieldIs("tool_name", "Bash"))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got, err := r.client.Answer(ctx, api.AnswerRequest{Pane: c.Address(), Need: need.ID, Choice: "allow", From: "e2e"})
+	if err != nil || got.Option != 1 {
+		t.Fatalf("Answer = %+v, %v\noptions %q\n%s", got, err, need.Ask.Options, c.Capture())
+	}
+	c.WaitForEvent(codextest.Hook("PostToolUse", asked.At), "the approved command's PostToolUse hook", 30*time.Second)
+	if _, err := r.client.Answer(ctx, api.AnswerRequest{Pane: c.Address(), Need: need.ID, Choice: "1", From: "e2e"}); err == nil || !strings.Contains(err.Error(), "answer refused") {
+		t.Errorf("a second answer to need %s = %v, want refused", need.ID, err)
+	}
 }
