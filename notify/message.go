@@ -32,7 +32,23 @@ type Hold struct {
 	// Policy is this pane's policy (its profile's); nil uses the
 	// Notifier's.
 	Policy *Policy
+	// Buttons are the answers a message of the hold offers, which the
+	// url channel in ntfy's text format shows as action buttons (ntfy
+	// takes three at most).
+	Buttons []Button
 }
+
+// Button is one answer a message offers: pressing it sends Body to URL
+// with a POST, and Headers.
+type Button struct {
+	Label   string
+	URL     string
+	Body    string
+	Headers map[string]string
+}
+
+// MaxButtons is how many buttons ntfy shows on a message.
+const MaxButtons = 3
 
 // name is how messages name the hold's pane.
 func (h Hold) name() string {

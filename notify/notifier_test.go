@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -253,7 +254,7 @@ func TestNotifier_Test(t *testing.T) {
 	if len(results) != 2 || results[0].Channel != "good" || results[0].Err != nil || results[1].Channel != "bad" || results[1].Err == nil {
 		t.Fatalf("results = %+v", results)
 	}
-	if m := <-good.got; m.Event != EventTest || m.Hold != (Hold{}) {
+	if m := <-good.got; m.Event != EventTest || !reflect.DeepEqual(m.Hold, Hold{}) {
 		t.Errorf("test message = %+v", m)
 	}
 	st := n.Status()

@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/jonboulle/clockwork"
 
@@ -189,6 +191,9 @@ func (w *Webhook) post(ctx context.Context, m Message, body []byte, ctype string
 	req.Header.Set("Title", headerText(m.Title))
 	req.Header.Set("Priority", priority)
 	req.Header.Set("Tags", tags)
+	if actions := ntfyActions(m); actions != "" && !w.json {
+		req.Header.Set("Actions", actions)
+	}
 	resp, err := w.client.Do(req)
 	if err != nil {
 		var ue *url.Error
@@ -319,3 +324,50 @@ type webhookError struct {
 
 func (e *webhookError) Error() string { return e.msg }
 func (e *webhookError) Unwrap() error { return e.err }
+
+// ntfyActions is ntfy's Actions header of m's buttons, in its JSON form,
+// "" for none. The header is ASCII: a label's other characters are \u
+// escapes, and its controls, bidi overrides and zero-width characters are
+// shown as oneLine shows them, never obeyed. A resolved or test message
+// offers none.
+func ntfyActions(m Message) string {
+	if m.Event != EventRaised && m.Event != EventTest || len(m.Hold.Buttons) == 0 {
+		return ""
+	}
+	type action struct {
+		Action  string            `json:"action"`
+		Label   string            `json:"label"`
+		URL     string            `json:"url"`
+		Method  string            `json:"method"`
+		Body    string            `json:"body"`
+		Headers map[string]string `json:"headers,omitempty"`
+		Clear   bool              `json:"clear"`
+	}
+	var as []action
+	for _, b := range m.Hold.Buttons[:min(len(m.Hold.Buttons), MaxButtons)] {
+		as = append(as, action{Action: "http", Label: oneLine(b.Label), URL: b.URL, Method: http.MethodPost, Body: b.Body, Headers: b.Headers, Clear: true})
+	}
+	data, err := json.Marshal(as)
+	if err != nil {
+		return ""
+	}
+	return asciiJSON(data)
+}
+
+// asciiJSON spells every non-ASCII character of JSON text as a \u
+// escape, which JSON reads the same.
+func asciiJSON(data []byte) string {
+	var b strings.Builder
+	for _, r := range string(data) {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}

@@ -396,3 +396,53 @@ func TestWebhook_EchoedCredentialsScrubbed(t *testing.T) {
 		t.Errorf("error = %s", err)
 	}
 }
+
+// A hold's buttons are ntfy's Actions header in its JSON form, ASCII
+// only, its labels shown safe; a resolved message and the json format
+// carry none.
+func TestWebhook_NtfyActions(t *testing.T) {
+	srv := newHookServer(t, http.StatusOK)
+	w := newTestWebhook(t, WebhookOptions{URL: srv.URL + "/my-topic"})
+	h := Hold{Pane: "%3", Kind: "question", Reason: "Which database?", Since: t0, Buttons: []Button{
+		{Label: "1. Café", URL: "https://ntfy.example/replies", Body: "tok1", Headers: map[string]string{"Authorization": "Bearer tk"}},
+		{Label: "2. \x1b]52;c;aGk=\x07\u202eevil", URL: "https://ntfy.example/replies", Body: "tok2"},
+		{Label: "3", URL: "u", Body: "3"}, {Label: "4", URL: "u", Body: "4"},
+	}}
+	if err := w.Send(context.Background(), raisedMessage(h, DefaultPolicy(), 1, at(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	header := srv.requests()[0].header.Get("Actions")
+	for _, r := range header {
+		if r >= 0x80 || r < 0x20 {
+			t.Fatalf("Actions header has %q: %s", r, header)
+		}
+	}
+	var as []struct {
+		Action, Label, URL, Method, Body string
+		Headers                          map[string]string
+		Clear                            bool
+	}
+	if err := json.Unmarshal([]byte(header), &as); err != nil {
+		t.Fatalf("Actions %q: %v", header, err)
+	}
+	if len(as) != MaxButtons || as[0].Label != "1. Café" || as[0].Action != "http" || as[0].Method != "POST" || as[0].Body != "tok1" ||
+		as[0].Headers["Authorization"] != "Bearer tk" || !as[0].Clear {
+		t.Fatalf("actions %+v", as)
+	}
+	if strings.ContainsAny(as[1].Label, "\x1b\a\u202e") {
+		t.Errorf("label %q obeys escapes", as[1].Label)
+	}
+	if err := w.Send(context.Background(), resolvedMessage(h, DefaultPolicy(), at(2*time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	if a := srv.requests()[1].header.Get("Actions"); a != "" {
+		t.Errorf("resolved message has actions %s", a)
+	}
+	jw := newTestWebhook(t, WebhookOptions{URL: srv.URL + "/hook", Format: "json"})
+	if err := jw.Send(context.Background(), raisedMessage(h, DefaultPolicy(), 1, at(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	if a := srv.requests()[2].header.Get("Actions"); a != "" {
+		t.Errorf("json format has actions %s", a)
+	}
+}
