@@ -81,10 +81,20 @@ func genConfigNotify(t *rapid.T) config.Notify {
 	if rapid.Bool().Draw(t, "renotify.on") {
 		renotify = genConfigDuration(t, "renotify", time.Minute, 7*24*time.Hour)
 	}
+	url := rapid.SampledFrom([]string{"", "https://ntfy.sh/my-topic", "http://127.0.0.1:8080/hook?token=a%20b", "https://u:p@example.com/"}).Draw(t, "url")
+	answer := config.NotifyAnswer{
+		Kinds:         rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"question", "permission", "menu"}), 1, 3, rapid.ID[string]).Draw(t, "answer.kinds"),
+		TokenLifetime: genConfigDuration(t, "answer.token_lifetime", time.Minute, 24*time.Hour),
+	}
+	if url != "" && rapid.Bool().Draw(t, "answer.on") {
+		answer.Topic = "https://ntfy.sh/replies-" + rapid.StringMatching(`[a-z0-9]{1,12}`).Draw(t, "answer.topic")
+		answer.AccessToken = rapid.SampledFrom([]string{"", "tk_abc123"}).Draw(t, "answer.access_token")
+	}
 	return config.Notify{
+		Answer:             answer,
 		Command:            command,
 		Desktop:            rapid.Bool().Draw(t, "desktop"),
-		URL:                rapid.SampledFrom([]string{"", "https://ntfy.sh/my-topic", "http://127.0.0.1:8080/hook?token=a%20b", "https://u:p@example.com/"}).Draw(t, "url"),
+		URL:                url,
 		Format:             rapid.SampledFrom([]string{"text", "json"}).Draw(t, "format"),
 		RateLimitPerMinute: rapid.IntRange(1, 600).Draw(t, "rate_limit_per_minute"),
 		NotifyPane: config.NotifyPane{

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -31,6 +32,76 @@ type Notify struct {
 	// together, 1..600. Default 10.
 	RateLimitPerMinute int `toml:"rate_limit_per_minute"`
 	NotifyPane
+	// Answer is [notify.answer]: answering a pane from the phone.
+	Answer NotifyAnswer `toml:"answer"`
+}
+
+// NotifyAnswer is the [notify.answer] table: the buttons of a need's ntfy
+// message, and the reply topic they post to, which the daemon follows.
+type NotifyAnswer struct {
+	// Topic is the reply topic's URL; "" (the default) leaves answering
+	// from the phone off. It must differ from [notify] url's topic.
+	Topic string `toml:"topic"`
+	// AccessToken is an ntfy access token (tk_…), sent with the
+	// subscription and with each button's post, for a topic that needs
+	// one; "": none.
+	AccessToken string `toml:"access_token"`
+	// Kinds are the needs that may be answered from the phone: question,
+	// permission, menu. Default question and permission.
+	Kinds []string `toml:"kinds"`
+	// TokenLifetime is how long a button counts, 1m..24h. Default 1h.
+	TokenLifetime time.Duration `toml:"token_lifetime"`
+}
+
+// answerKinds are the needs a button may answer.
+var answerKinds = []string{"question", "permission", "menu"}
+
+// Limits of [notify.answer].
+const (
+	minTokenLifetime = time.Minute
+	maxTokenLifetime = 24 * time.Hour
+)
+
+// problem returns the first invalid key of [notify.answer], in a
+// [notify] whose url is webhook.
+func (a NotifyAnswer) problem(webhook string) *keyProblem {
+	if pr := firstProblem(urlProblem("answer.topic", a.Topic),
+		durationProblem("answer.token_lifetime", a.TokenLifetime, minTokenLifetime, maxTokenLifetime)); pr != nil {
+		return pr
+	}
+	for _, k := range a.Kinds {
+		if !slices.Contains(answerKinds, k) {
+			return &keyProblem{key: "answer.kinds", reason: fmt.Sprintf("must list kinds of %s, not %q", strings.Join(answerKinds, ", "), k)}
+		}
+	}
+	if strings.ContainsFunc(a.AccessToken, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
+		return &keyProblem{key: "answer.access_token", reason: "must be printable ASCII without spaces"}
+	}
+	switch {
+	case a.Topic == "":
+		return nil
+	case webhook == "":
+		return &keyProblem{key: "answer.topic", reason: "needs [notify] url, the ntfy topic whose messages carry the buttons"}
+	case sameTopic(a.Topic, webhook):
+		return &keyProblem{key: "answer.topic", reason: "must be a topic of its own, not [notify] url's: the daemon reads every message posted to it"}
+	}
+	return nil
+}
+
+// sameTopic reports two URLs of the same topic.
+func sameTopic(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && strings.EqualFold(ua.Host, ub.Host) && strings.Trim(ua.Path, "/") == strings.Trim(ub.Path, "/")
+}
+
+// AnswerKinds are the needs [notify.answer] lets the phone answer.
+func (a NotifyAnswer) AnswerKinds() []respawn.NeedKind {
+	kinds := make([]respawn.NeedKind, len(a.Kinds))
+	for i, k := range a.Kinds {
+		kinds[i] = respawn.NeedKind(k)
+	}
+	return kinds
 }
 
 // NotifyPane holds the keys of [notify] that a profile may override, in
@@ -77,6 +148,7 @@ func defaultNotify() Notify {
 		RateLimitPerMinute: notify.DefaultRateLimit,
 		NotifyPane: NotifyPane{Enabled: !p.Muted, NotifyAfter: p.After, Renotify: p.Renotify,
 			NotifyResolved: p.Resolved, NotifyBell: p.Bell},
+		Answer: NotifyAnswer{Kinds: []string{"question", "permission"}, TokenLifetime: time.Hour},
 	}
 }
 
@@ -130,6 +202,7 @@ func (n Notify) problem() *keyProblem {
 		formatProblem("format", n.Format),
 		intProblem("rate_limit_per_minute", n.RateLimitPerMinute, 1, maxRateLimit),
 		n.NotifyPane.problem(),
+		n.Answer.problem(n.URL),
 	)
 }
 

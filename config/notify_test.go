@@ -19,6 +19,8 @@ func TestParse_Notify(t *testing.T) {
 		Format:             "json",
 		RateLimitPerMinute: 4,
 		NotifyPane:         config.NotifyPane{Enabled: false, NotifyAfter: time.Minute, Renotify: 0, NotifyResolved: true, NotifyBell: false},
+		Answer: config.NotifyAnswer{Topic: "https://ntfy.sh/codeman-test-replies", AccessToken: "tk_test",
+			Kinds: []string{"question", "permission", "menu"}, TokenLifetime: 2 * time.Hour},
 	}
 	if !reflect.DeepEqual(f.Notify, want) {
 		t.Errorf("Notify = %+v\nwant %+v", f.Notify, want)
@@ -108,6 +110,20 @@ func TestParse_NotifyErrors(t *testing.T) {
 			`c.toml:3: key "notify.renotify": must be 0 (never) or between 1m and 168h, not 30s`},
 		{"[profile.x.notify]\nenabled = true\nnotify_after = \"25h\"\n",
 			`c.toml:3: key "profile.x.notify.notify_after": must be between 0s and 24h, not 25h`},
+		{"[notify.answer]\ntopic = \"https://ntfy.sh/secret-replies\"\n",
+			`c.toml:2: key "notify.answer.topic": needs [notify] url, the ntfy topic whose messages carry the buttons`},
+		{"[notify]\nurl = \"https://ntfy.sh/secret-topic\"\n[notify.answer]\ntopic = \"https://ntfy.sh/secret-topic/\"\n",
+			`c.toml:4: key "notify.answer.topic": must be a topic of its own, not [notify] url's: the daemon reads every message posted to it`},
+		{"[notify]\nurl = \"https://ntfy.sh/secret-topic\"\n[notify.answer]\ntopic = \"ntfy.sh/secret-replies\"\n",
+			`c.toml:4: key "notify.answer.topic": must start with "https://" or "http://"`},
+		{"[notify.answer]\nkinds = [\"question\", \"stuck\"]\n",
+			`c.toml:2: key "notify.answer.kinds": must list kinds of question, permission, menu, not "stuck"`},
+		{"[notify.answer]\ntoken_lifetime = \"30s\"\n",
+			`c.toml:2: key "notify.answer.token_lifetime": must be between 1m and 24h, not 30s`},
+		{"[notify.answer]\naccess_token = \"tk secret\"\n",
+			`c.toml:2: key "notify.answer.access_token": must be printable ASCII without spaces`},
+		{"[notify.answer]\ntopik = \"x\"\n",
+			`c.toml:2: key "notify.answer.topik": unknown key (did you mean "topic"?)`},
 	} {
 		_, err := config.Parse("c.toml", []byte(tc.text))
 		if err == nil || err.Error() != tc.want {

@@ -52,7 +52,8 @@ func configCommand() *cli.Command {
 	}
 }
 
-// maskNotifySecrets hides the secrets of the webhook URL, and of URLs
+// maskNotifySecrets hides the secrets of the webhook URL, of the reply
+// topic and its access token, and of URLs
 // among the command's arguments, in what config print shows (the file is
 // not written): a terminal's scrollback, a pasted bug report or a screen
 // share must not carry them. It reports whether it hid anything.
@@ -61,6 +62,12 @@ func maskNotifySecrets(file *config.File) bool {
 	masked := notify.Mask(n.URL)
 	changed := masked != n.URL
 	n.URL = masked
+	if masked := notify.Mask(n.Answer.Topic); masked != n.Answer.Topic {
+		n.Answer.Topic, changed = masked, true
+	}
+	if n.Answer.AccessToken != "" {
+		n.Answer.AccessToken, changed = "…", true
+	}
 	n.Command = slices.Clone(n.Command)
 	for i, arg := range n.Command {
 		if strings.HasPrefix(arg, "https://") || strings.HasPrefix(arg, "http://") {

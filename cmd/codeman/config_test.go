@@ -29,7 +29,8 @@ func writeConfig(t *testing.T, text string) string {
 // arguments, without their secrets; the file keeps them.
 func TestConfigPrint_MasksNotifySecrets(t *testing.T) {
 	text := "[notify]\nurl = \"https://bob:s3cret@ntfy.example.com/secret-topic?auth=tok3n&priority=high\"\n" +
-		"command = [\"curl\", \"-d\", \"@-\", \"https://eve:pw9x@hooks.example.com/T0/B0/XXXX\"]\n"
+		"command = [\"curl\", \"-d\", \"@-\", \"https://eve:pw9x@hooks.example.com/T0/B0/XXXX\"]\n" +
+		"[notify.answer]\ntopic = \"https://ntfy.example.com/replies-s3kr1t\"\naccess_token = \"tk_s3kr1t\"\n"
 	path := writeConfig(t, text)
 	app := newApp()
 	var out bytes.Buffer
@@ -47,7 +48,7 @@ func TestConfigPrint_MasksNotifySecrets(t *testing.T) {
 			t.Errorf("config print lacks %q:\n%s", want, got)
 		}
 	}
-	for _, secret := range []string{"s3cret", "secret-topic", "tok3n", "pw9x", "XXXX"} {
+	for _, secret := range []string{"s3cret", "secret-topic", "tok3n", "pw9x", "XXXX", "s3kr1t"} {
 		if strings.Contains(got, secret) {
 			t.Errorf("config print shows %q:\n%s", secret, got)
 		}
