@@ -156,6 +156,21 @@ type NotifyStatus struct {
 	Holds       int                    `json:"holds"`        // panes needing a person now
 	RateLimited int                    `json:"rate_limited"` // messages the rate limit dropped
 	RateDelayed int                    `json:"rate_delayed"` // first messages that waited for the rate limit
+	// Answer is how answering from the phone fares; nil when
+	// [notify.answer] leaves it off.
+	Answer *AnswerStatus `json:"answer,omitempty"`
+}
+
+// AnswerStatus is the daemon's subscription to the reply topic of
+// [notify.answer], for doctor.
+type AnswerStatus struct {
+	Topic     string    `json:"topic"` // redacted
+	Problem   string    `json:"problem,omitempty"`
+	Connected bool      `json:"connected"`
+	Since     time.Time `json:"since,omitzero"` // when it connected, or lost the connection
+	Error     string    `json:"error,omitempty"`
+	Messages  int       `json:"messages"`           // messages read since the daemon started
+	LastTest  time.Time `json:"last_test,omitzero"` // when a test button's answer last came back
 }
 
 // HistoryStatus is how the writes of the pane histories fare, for doctor.

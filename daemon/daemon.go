@@ -67,6 +67,7 @@ type Daemon struct {
 	controllers atomic.Int64 // controller loops running
 	recs        recorders    // recordings of panes, for their hook markers
 	notes       *notifications
+	answers     *answers
 	history     atomic.Pointer[historyKeeper] // the pane histories' writer, once Run opened it
 
 	mu     sync.Mutex
@@ -96,6 +97,7 @@ func New(opts Options) *Daemon {
 		panes: make(map[string]*pane), failed: make(map[string]*failedPane), adopted: make(chan struct{}),
 	}
 	d.notes = newNotifications(d)
+	d.answers = &answers{d: d}
 	d.backends = []backend{newTmuxBackend(d, d.log, opts.Env, opts.Paths.TmuxServers, d.me), newScreenBackend(d, d.log, opts.Paths.ScreenState, opts.Paths.Claims)}
 	return d
 }
@@ -119,7 +121,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.ctx = ctx
 	d.setupChecker()
 	d.notes.load()
-	defer d.notes.close()           // after the controllers: their last messages may still go out
+	defer d.notes.close() // after the controllers: their last messages may still go out
+	defer d.answers.close()
 	stopHistory := d.startHistory() // before the API and adoption, whose events it keeps
 
 	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}

@@ -93,6 +93,7 @@ func (ns *notifications) load() {
 	} else {
 		opts = file.NotifyOptions()
 	}
+	d.answers.load(file)
 	ns.mu.Lock()
 	same := ns.n != nil && err == nil && ns.file != nil && sameNotify(ns.file, file)
 	if same {
@@ -228,7 +229,8 @@ func (ns *notifications) need(p *pane, n respawn.Need, pl place) {
 		return
 	}
 	h := notify.Hold{Pane: p.addr, Target: p.target, Kind: string(n.Kind), Reason: n.Reason,
-		Session: pl.session, Window: pl.window, Cwd: pl.cwd, Since: n.Since, Policy: policy(ns.file, p.profile)}
+		Session: pl.session, Window: pl.window, Cwd: pl.cwd, Since: n.Since, Policy: policy(ns.file, p.profile),
+		Dialog: n.ID, Buttons: ns.d.answers.buttons(p.addr, n)}
 	ns.holds[p.addr] = h
 	if ns.n != nil {
 		ns.n.Raise(h)
@@ -244,6 +246,7 @@ func (ns *notifications) status() api.NotifyStatus {
 		s := ns.n.Status()
 		st.Channels, st.Holds, st.RateLimited, st.RateDelayed = s.Channels, s.Holds, s.RateLimited, s.RateDelayed
 	}
+	st.Answer = ns.d.answers.status()
 	return st
 }
 

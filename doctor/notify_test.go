@@ -54,3 +54,27 @@ func TestCheckNotify(t *testing.T) {
 		t.Errorf("problem: %+v", c)
 	}
 }
+
+// Doctor says whether the phone's answers come back: subscribed, lost
+// with why, or off with what to fix.
+func TestCheckAnswer(t *testing.T) {
+	at := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		st      api.AnswerStatus
+		verdict Verdict
+		want    string
+	}{
+		{api.AnswerStatus{Topic: "https://ntfy.sh/…", Connected: true, Since: at, Messages: 3, LastTest: at}, VerdictOK, "3 messages read; a test button's answer came back"},
+		{api.AnswerStatus{Topic: "https://ntfy.sh/…", Since: at, Error: "the server answered 401 Unauthorized"}, VerdictWarn, "401 Unauthorized"},
+		{api.AnswerStatus{Topic: "https://ntfy.sh/…", Problem: "answer key /s/answer.key may be read by others"}, VerdictError, "answering from the phone is off"},
+		{api.AnswerStatus{Topic: "https://ntfy.sh/…"}, VerdictNote, "connecting"},
+	} {
+		c := checkAnswer(&tc.st)
+		if c.Name != "notify answer" || c.Verdict != tc.verdict || !strings.Contains(c.Message, tc.want) {
+			t.Errorf("checkAnswer(%+v) = %+v, want %s saying %q", tc.st, c, tc.verdict, tc.want)
+		}
+	}
+	if cs := checkNotify(api.NotifyStatus{}); len(cs) != 0 {
+		t.Errorf("without [notify.answer]: %+v", cs)
+	}
+}

@@ -65,7 +65,7 @@ func (c *core) raise(h Hold, now time.Time) {
 		h.Since = now
 	}
 	hd, ok := c.holds[h.Pane]
-	if !ok || hd.hold.Kind != h.Kind {
+	if !ok || hd.hold.Kind != h.Kind || h.Dialog != "" && hd.hold.Dialog != h.Dialog {
 		if ok && hd.notified {
 			c.dirty = true
 		}

@@ -32,6 +32,10 @@ type Hold struct {
 	// Policy is this pane's policy (its profile's); nil uses the
 	// Notifier's.
 	Policy *Policy
+	// Dialog names the dialog the hold waits on when the pane shows one
+	// whose options were read (the need's ID); "" otherwise. Another
+	// dialog is another hold: it notifies as new, with its own buttons.
+	Dialog string
 	// Buttons are the answers a message of the hold offers, which the
 	// url channel in ntfy's text format shows as action buttons (ntfy
 	// takes three at most).

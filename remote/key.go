@@ -10,6 +10,9 @@ import (
 	"syscall"
 )
 
+// KeyFile is the name of the signing key's file in the state dir.
+const KeyFile = "answer.key"
+
 // KeySize is the size of the signing key in bytes.
 const KeySize = 32
 

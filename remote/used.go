@@ -74,7 +74,8 @@ func (u *Used) write(seen map[string]int64) error {
 		return fmt.Errorf("write the used answer tokens: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err == nil {
+	_, err = tmp.Write(data)
+	if err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {

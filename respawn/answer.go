@@ -33,9 +33,14 @@ var ErrAnswerRefused = errors.New("answer refused")
 
 // answerSettle bounds the wait for the selector to move, and then for
 // the dialog to close, after a key; answerPoll is the look between.
+// answerKeyGap is the least time between two keys of an answer: Claude
+// Code takes an Enter that comes a few milliseconds after an arrow for
+// part of a paste, and Codex one within 120 ms of other keys; a person's
+// keys are a fifth of a second apart.
 const (
 	answerSettle = 3 * time.Second
 	answerPoll   = 100 * time.Millisecond
+	answerKeyGap = 250 * time.Millisecond
 )
 
 // Answer types a person's choice into the dialog of the pane's need,
@@ -52,6 +57,7 @@ const (
 func (c *Controller) Answer(ctx context.Context, a Answer) (Answered, error) {
 	c.answerMu.Lock()
 	defer c.answerMu.Unlock()
+	c.lastAnswerKey = time.Time{}
 	got, err := c.answer(ctx, a)
 	from := a.From
 	if from == "" {
@@ -68,6 +74,9 @@ func (c *Controller) Answer(ctx context.Context, a Answer) (Answered, error) {
 }
 
 func (c *Controller) answer(ctx context.Context, a Answer) (Answered, error) {
+	if err := c.awaitFirstScreen(ctx); err != nil {
+		return Answered{}, err
+	}
 	var need Need
 	var refuse error
 	if err := c.do(func(time.Time) {
@@ -109,20 +118,60 @@ func (c *Controller) answer(ctx context.Context, a Answer) (Answered, error) {
 			key = "Up"
 		}
 		from := on.Selected
-		if err := c.press(ctx, key); err != nil {
+		if err := c.pressAfterGap(ctx, key); err != nil {
 			return got, err
 		}
 		if on, err = c.awaitAsk(ctx, need.ID, func(s Ask) bool { return s.Selected != from }); err != nil {
 			return got, err
 		}
 	}
-	if err := c.press(ctx, KeyEnter); err != nil {
+	if err := c.pressAfterGap(ctx, KeyEnter); err != nil {
 		return got, err
 	}
 	if err := c.awaitClosed(ctx, need.ID); err != nil {
 		return got, err
 	}
 	return got, nil
+}
+
+// Note records a decision made outside the controller about its pane,
+// such as an answer refused before it reached the pane.
+func (c *Controller) Note(kind DecisionKind, reason string) error {
+	return c.do(func(now time.Time) { c.core.decide(now, kind, reason) })
+}
+
+// awaitFirstScreen waits, for at most answerSettle, until a controller
+// that just started (a daemon started again) has read its pane's screen
+// once, so that an answer pressed meanwhile meets the need on it.
+func (c *Controller) awaitFirstScreen(ctx context.Context) error {
+	deadline := c.clock.Now().Add(answerSettle)
+	for {
+		var read bool
+		if err := c.do(func(time.Time) { read = !c.core.screen.At.IsZero() }); err != nil {
+			return err
+		}
+		if read || c.clock.Now().After(deadline) {
+			return nil
+		}
+		if err := c.sleep(ctx, answerPoll); err != nil {
+			return err
+		}
+	}
+}
+
+// pressAfterGap presses key once answerKeyGap has passed since the
+// last key of the answer (the first has none before it).
+func (c *Controller) pressAfterGap(ctx context.Context, key Key) error {
+	if !c.lastAnswerKey.IsZero() {
+		if wait := answerKeyGap - c.clock.Since(c.lastAnswerKey); wait > 0 {
+			if err := c.sleep(ctx, wait); err != nil {
+				return err
+			}
+		}
+	}
+	err := c.press(ctx, key)
+	c.lastAnswerKey = c.clock.Now()
+	return err
 }
 
 // press sends one key, bounded by IOTimeout.

@@ -77,7 +77,8 @@ type Controller struct {
 	subMu sync.Mutex
 	subs  map[chan Decision]struct{}
 
-	answerMu sync.Mutex // one Answer at a time
+	answerMu      sync.Mutex // one Answer at a time
+	lastAnswerKey time.Time  // when the answer under way pressed its last key (answerMu)
 
 	checks map[uint64]context.CancelFunc // loop-owned
 	sends  map[uint64]*send              // keys in flight (loop-owned)

@@ -3,13 +3,18 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/jonboulle/clockwork"
 	"github.com/urfave/cli/v2"
 
+	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/config"
 	"github.com/codeman-dev/codeman/internal/safetext"
 	"github.com/codeman-dev/codeman/notify"
+	"github.com/codeman-dev/codeman/remote"
 )
 
 func notifyCommand() *cli.Command {
@@ -63,8 +68,14 @@ func notifyTest(c *cli.Context) error {
 	if policy.Muted {
 		fmt.Fprintf(w, "note: %s sends no notification (enabled = false); testing the channels anyway\n", profileName(profile))
 	}
+	m := notify.TestMessage(notifyClock.Now())
+	if file.Notify.Answer.Topic != "" {
+		if m.Hold.Buttons, err = testButtons(file.Notify.Answer); err != nil {
+			return err
+		}
+	}
 	failed := 0
-	for _, r := range notify.Test(c.Context, notifyClock, chans, notify.TestMessage(notifyClock.Now())) {
+	for _, r := range notify.Test(c.Context, notifyClock, chans, m) {
 		if r.Err != nil {
 			failed++
 			fmt.Fprintf(w, "%s: error: %s\n", r.Channel, safetext.Line(r.Err.Error()))
@@ -75,7 +86,26 @@ func notifyTest(c *cli.Context) error {
 	if failed > 0 {
 		return fmt.Errorf("%d of %d notification %s failed", failed, len(chans), plural(len(chans), "channel", "channels"))
 	}
+	if len(m.Hold.Buttons) > 0 {
+		fmt.Fprintln(w, `the ntfy message has an "Answer test" button: press it on your phone, and codeman doctor says whether its answer came back to the daemon`)
+	}
 	return nil
+}
+
+// testButtons is the button of the test message when [notify.answer]
+// is set, signed with the daemon's key: pressing it proves that the reply
+// topic reaches the daemon.
+func testButtons(cfg config.NotifyAnswer) ([]notify.Button, error) {
+	paths, err := api.DefaultPaths(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	key, err := remote.LoadKey(filepath.Join(paths.State, remote.KeyFile))
+	if err != nil {
+		return nil, err
+	}
+	a := &remote.Answerer{Key: key, ReplyURL: cfg.Topic, AccessToken: cfg.AccessToken, Lifetime: cfg.TokenLifetime, Clock: notifyClock}
+	return a.TestButtons()
 }
 
 // notifyHelp says how to configure a channel.

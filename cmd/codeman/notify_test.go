@@ -18,8 +18,10 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/codeman-dev/codeman/internal/rig/fakentfy"
 	"github.com/codeman-dev/codeman/internal/rig/wait"
 	"github.com/codeman-dev/codeman/notify"
+	"github.com/codeman-dev/codeman/remote"
 )
 
 // runNotifyTest runs `codeman notify test` with config.toml holding text.
@@ -260,5 +262,32 @@ func TestNotifyTest_SilentDesktopTimesOut(t *testing.T) {
 	err = wait.Receive(t, "notify test to end", 10*time.Second, done, func(error) bool { return true })
 	if err == nil || stdout.String() != "desktop: error: no answer after 10s\n" {
 		t.Errorf("notify test = %v, stdout %q", err, stdout.String())
+	}
+}
+
+// With [notify.answer], the test message has an "Answer test" button
+// whose token the daemon's key signs, posting to the reply topic.
+func TestNotifyTest_AnswerButton(t *testing.T) {
+	srv := fakentfy.Start(t)
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	out, err := runNotifyTest(t, fmt.Sprintf("[notify]\nurl = %q\n[notify.answer]\ntopic = %q\n", srv.URL()+"/alerts", srv.URL()+"/replies"))
+	if err != nil || !strings.Contains(out, `"Answer test" button`) {
+		t.Fatalf("notify test = %q, %v", out, err)
+	}
+	msgs := srv.Published("alerts")
+	if len(msgs) != 1 {
+		t.Fatalf("published %d messages", len(msgs))
+	}
+	as, err := fakentfy.Actions(msgs[0])
+	if err != nil || len(as) != 1 || as[0].Label != "Answer test" || as[0].URL != srv.URL()+"/replies" {
+		t.Fatalf("actions %+v, %v", as, err)
+	}
+	key, err := remote.LoadKey(filepath.Join(state, "codeman", remote.KeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := remote.Verify(key, as[0].Body, time.Now()); err != nil || c.Pane != remote.Test {
+		t.Errorf("the button's token: %+v, %v", c, err)
 	}
 }

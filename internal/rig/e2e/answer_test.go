@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/codeman-dev/codeman/internal/rig/claudetest"
 	"github.com/codeman-dev/codeman/internal/rig/clitest"
 	"github.com/codeman-dev/codeman/internal/rig/fakeapi"
+	"github.com/codeman-dev/codeman/internal/rig/fakentfy"
 )
 
 // A person answers the real Claude Code's question and permission prompt
@@ -82,5 +84,48 @@ func TestAnswer_QuestionAndPermission(t *testing.T) {
 				t.Errorf("a second answer to need %s = %v, want refused", need.ID, err)
 			}
 		})
+	}
+}
+
+// A question of the real Claude Code answered from the phone: the ntfy
+// message of the need carries its options as buttons, and the one pressed
+// is exactly what Claude gets.
+func TestAnswer_FromPhone(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	srv := fakentfy.Start(t)
+	r.appendConfig(fmt.Sprintf("\n[notify]\nurl = %q\nnotify_after = \"0s\"\n[notify.answer]\ntopic = %q\n", srv.URL()+"/alerts", srv.URL()+"/replies"))
+	r.startDaemon(nil)
+	bc := blockerCases[0]
+	c := r.newClaude(t, claudetest.Options{}, r.hookWrapper())
+	answerCycle(c.API())
+	c.API().Handle(bc.prompt, bc.reply)
+	c.API().Handle("", fakeapi.Reply{Text: "Done with that."})
+	r.attach(c, "")
+	c.Type(bc.prompt)
+	c.WaitFor(clitest.Contains(bc.marker), "the dialog", 30*time.Second)
+	var sqlite fakentfy.Action
+	srv.Wait(t, "the need's buttons", 30*time.Second, func() bool {
+		for _, m := range srv.Published("alerts") {
+			as, _ := fakentfy.Actions(m)
+			for _, a := range as {
+				if a.Label == "2. SQLite" {
+					sqlite = a
+					return true
+				}
+			}
+		}
+		return false
+	})
+	srv.Wait(t, "the subscription", 10*time.Second, func() bool { return srv.Subscribers("replies") == 1 })
+	before := len(c.API().Requests())
+	srv.Press(t, sqlite)
+	var reqs []fakeapi.Request
+	srv.Wait(t, "the tool result", 30*time.Second, func() bool {
+		reqs = c.API().Requests()[before:]
+		return len(reqs) > 0 && reqs[0].ToolResult
+	})
+	if !strings.Contains(string(reqs[0].Body), `=\"SQLite\"`) {
+		t.Fatalf("the tool result lacks SQLite:\n%s", describeRequests(c.start, reqs))
 	}
 }
