@@ -10,9 +10,11 @@ import (
 
 // setProcessGroup puts the control client in its own process group, so
 // that a signal to the daemon's group (Ctrl+C in a terminal) does not
-// detach it behind the daemon's back.
+// detach it behind the daemon's back, and has it end with the daemon
+// where the system can (setDeathSignal).
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setDeathSignal(cmd.SysProcAttr)
 }
 
 // outputPipe returns a pipe for a control client's output whose read end
