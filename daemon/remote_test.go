@@ -59,6 +59,20 @@ func buttonsOf(t *testing.T, srv *fakentfy.Server, label string) map[string]fake
 	return buttons
 }
 
+// askPhone starts a simulated session on prompt in a pane of r, enables
+// it, and waits until its need is published with a button labelled label
+// and the daemon follows the reply topic; it returns the pane's address,
+// its id and the buttons by label.
+func askPhone(t *testing.T, r *rig, srv *fakentfy.Server, prompt, label string) (addr, pane string, buttons map[string]fakentfy.Action) {
+	t.Helper()
+	addr, _ = r.session("phone", prompt)
+	pane = strings.TrimPrefix(addr, "tmux:"+r.tmux.Socket()+":")
+	r.attach(addr)
+	buttons = buttonsOf(t, srv, label)
+	srv.Wait(t, "the subscription", 10*time.Second, func() bool { return srv.Subscribers("replies") == 1 })
+	return addr, pane, buttons
+}
+
 // answerDecisions are the decisions of addr about answers.
 func (r *rig) answerDecisions(addr string) string {
 	st, err := r.client.Pane(context.Background(), addr, respawn.DecisionLogSize)
@@ -82,14 +96,10 @@ func (r *rig) answerDecisions(addr string) string {
 func TestDaemon_AnswerFromPhone(t *testing.T) {
 	t.Parallel()
 	r, srv := phoneRig(t)
-	addr, _ := r.session("ask", "ask me a question about the database")
-	pane := strings.TrimPrefix(addr, "tmux:"+r.tmux.Socket()+":")
-	r.attach(addr)
-	buttons := buttonsOf(t, srv, "2. SQLite")
+	addr, pane, buttons := askPhone(t, r, srv, "ask me a question about the database", "2. SQLite")
 	if _, ok := buttons["1. PostgreSQL"]; !ok || len(buttons) != 3 {
 		t.Fatalf("buttons %v, want the first three options", buttons)
 	}
-	srv.Wait(t, "the subscription", 10*time.Second, func() bool { return srv.Subscribers("replies") == 1 })
 	srv.Press(t, buttons["2. SQLite"])
 	r.tmux.WaitFor(pane, func(s string) bool { return strings.Contains(s, "→ SQLite") }, "the session to get SQLite", 15*time.Second)
 	r.waitFor("the answer in the decisions", 10*time.Second, func() bool {
@@ -130,14 +140,10 @@ func TestDaemon_AnswerFromPhone(t *testing.T) {
 func TestDaemon_AnswerFromPhoneAcrossRestart(t *testing.T) {
 	t.Parallel()
 	r, srv := phoneRig(t)
-	addr, _ := r.session("perm", "ask my permission to delete the build output")
-	pane := strings.TrimPrefix(addr, "tmux:"+r.tmux.Socket()+":")
-	r.attach(addr)
-	buttons := buttonsOf(t, srv, "Deny")
+	_, pane, buttons := askPhone(t, r, srv, "ask my permission to delete the build output", "Deny")
 	if _, ok := buttons["Allow"]; !ok || len(buttons) != 2 {
 		t.Fatalf("buttons %v, want Allow and Deny", buttons)
 	}
-	srv.Wait(t, "the subscription", 10*time.Second, func() bool { return srv.Subscribers("replies") == 1 })
 	r.stopDaemon()
 	srv.Press(t, buttons["Deny"])
 	r.start()

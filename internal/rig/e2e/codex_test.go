@@ -180,25 +180,36 @@ func longestRun(samples []sample, cond func(sample) bool) time.Duration {
 // completion_confirm after it.
 const codexLeftAlone = 2*codexNoOutputTimeout + hookWindow + completionConfirm + time.Second
 
+// approvalCommand is the command Codex asks to run outside its sandbox.
+const approvalCommand = "rm -rf ./build-output"
+
+// openCodexApproval starts Codex with codeman's hooks on a pane of a
+// daemon of its own and has it ask to run approvalCommand outside its
+// sandbox, returning once the approval prompt shows.
+func openCodexApproval(t *testing.T) (*rig, *codexPane) {
+	t.Helper()
+	r := newCodexRig(t)
+	r.startDaemon(nil)
+	c := r.newCodex(t, true)
+	const work = "clean the build"
+	answerCodexCycle(c.API())
+	c.API().Handle(work, fakeopenai.Reply{
+		Text: "I'll remove the build output.",
+		Tool: fakeopenai.EscalatedShell(approvalCommand, "Delete the build output outside the sandbox"),
+	})
+	c.attach("agent=codex")
+	c.Type(work)
+	c.WaitFor(codextest.ApprovalOpen, "the approval prompt", 30*time.Second)
+	return r, c
+}
+
 // Codex asks to run a command outside its sandbox; codeman, with its hooks
 // installed, leaves the approval prompt alone however long it stays open
 // (no Enter, no y: either would approve), and the pane's status says a
 // person must give permission.
 func TestCodex_ApprovalLeftAlone(t *testing.T) {
 	t.Parallel()
-	r := newCodexRig(t)
-	r.startDaemon(nil)
-	c := r.newCodex(t, true)
-	const work, cmd = "clean the build", "rm -rf ./build-output"
-	answerCodexCycle(c.API())
-	c.API().Handle(work, fakeopenai.Reply{
-		Text: "I'll remove the build output.",
-		Tool: fakeopenai.EscalatedShell(cmd, "Delete the build output outside the sandbox"),
-	})
-
-	c.attach("agent=codex")
-	c.Type(work)
-	c.WaitFor(codextest.ApprovalOpen, "the approval prompt", 30*time.Second)
+	_, c := openCodexApproval(t)
 	opened := time.Now()
 	before := len(c.API().Requests())
 
@@ -271,26 +282,14 @@ func TestCodex_Recognized(t *testing.T) {
 // answered again types nothing.
 func TestCodex_ApprovalAnswered(t *testing.T) {
 	t.Parallel()
-	r := newCodexRig(t)
-	r.startDaemon(nil)
-	c := r.newCodex(t, true)
-	const work, cmd = "clean the build", "rm -rf ./build-output"
-	answerCodexCycle(c.API())
-	c.API().Handle(work, fakeopenai.Reply{
-		Text: "I'll remove the build output.",
-		Tool: fakeopenai.EscalatedShell(cmd, "Delete the build output outside the sandbox"),
-	})
-
-	c.attach("agent=codex")
-	c.Type(work)
-	c.WaitFor(codextest.ApprovalOpen, "the approval prompt", 30*time.Second)
+	r, c := openCodexApproval(t)
 	st := c.waitPane("the approval with its options", 30*time.Second, func(st api.PaneStatus) bool {
 		n := st.Status.NeedsYou
 		return n != nil && n.Kind == respawn.NeedPermission && n.Ask != nil
 	})
 	need := st.Status.NeedsYou
-	if !strings.Contains(need.Ask.Text, cmd) {
-		t.Errorf("the need asks %q, want the command %q", need.Ask.Text, cmd)
+	if !strings.Contains(need.Ask.Text, approvalCommand) {
+		t.Errorf("the need asks %q, want the command %q", need.Ask.Text, approvalCommand)
 	}
 	asked := c.mustHook(c.Events(), "PermissionRequest", c.start, "the approval prompt", fieldIs("tool_name", "Bash"))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
