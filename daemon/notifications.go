@@ -26,9 +26,13 @@ func (d *Daemon) needHandler(p *pane) func(respawn.Need) {
 		if n.Kind == "" {
 			e.Kind, e.Reason = api.EventResolved, last.String()
 		}
+		// The same need with its dialog's options read is no news to the
+		// event stream; the notifications take its buttons.
+		if n.String() != last.String() {
+			d.hub.publish(e)
+			p.backend.showNeed(string(n.Kind))
+		}
 		last = n
-		d.hub.publish(e)
-		p.backend.showNeed(string(n.Kind))
 		// Where the pane is takes a round trip to the multiplexer, which
 		// the controller's loop must not wait for. Each update waits for
 		// the one before, so a clear never overtakes its raise.

@@ -76,8 +76,13 @@ func (c *Core) updateNeed(now time.Time) {
 	case kind == "":
 		c.need.cur = Need{}
 		c.decide(now, DecisionWait, "no longer needs a person ("+old.String()+")")
-	case kind == old.Kind && ask.Fingerprint() == old.ID:
-		c.need.cur.Reason = reason
+	case kind == old.Kind && (ask.Fingerprint() == old.ID || old.ID == "" || !ask.Open()):
+		// The same need: the hook raised it before the screen showed the
+		// dialog's options, or the screen no longer shows them.
+		c.need.cur.Reason, c.need.cur.ID, c.need.cur.Ask = reason, "", nil
+		if ask.Open() {
+			c.need.cur.ID, c.need.cur.Ask = ask.Fingerprint(), &ask
+		}
 	default:
 		c.need.cur = Need{Kind: kind, Reason: reason, Since: now}
 		if ask.Open() {
