@@ -4,7 +4,7 @@
 //
 // It owns the HTTP side only: `POST /v1/responses` answered as server-sent
 // events (response.created, output items added and done, text deltas,
-// response.completed, or response.failed), HTTP errors shaped like the
+// response.completed listing the items again, or response.failed), HTTP errors shaped like the
 // real API's (a 429 usage limit with its x-codex-* headers, a 500, a 503
 // overload), the task title side request, and a log of every request.
 // Codex asks nothing else at start when it runs against a custom provider.

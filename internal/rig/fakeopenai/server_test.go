@@ -273,3 +273,27 @@ func decodeError(t *testing.T, resp *http.Response) map[string]any {
 	}
 	return body.Error
 }
+
+// response.completed lists the turn's output items again, as the real
+// API does: a client may take the answer from there alone.
+func TestServer_CompletedListsOutput(t *testing.T) {
+	api := fakeopenai.New(t)
+	api.Handle("clean", fakeopenai.Reply{Text: "Cleaning.", Tool: fakeopenai.Shell("rm -rf build")})
+	events := readEvents(t, post(t, api.BaseURL(), turnBody("clean the build")).Body)
+	last := events[len(events)-1]
+	if last.Name != "response.completed" {
+		t.Fatalf("last event %s", last.Name)
+	}
+	output, _ := last.Data["response"].(map[string]any)["output"].([]any)
+	var types []string
+	for _, o := range output {
+		types = append(types, o.(map[string]any)["type"].(string))
+	}
+	if !slices.Equal(types, []string{"message", "function_call"}) {
+		t.Fatalf("completed output %v, want the message and the call", output)
+	}
+	content := output[0].(map[string]any)["content"].([]any)[0].(map[string]any)
+	if content["text"] != "Cleaning." {
+		t.Errorf("message %v", content)
+	}
+}

@@ -25,8 +25,9 @@ func (e *sseWriter) send(typ string, data map[string]any) error {
 // stream answers a request the way the Responses API streams:
 // response.created, then each output item (the assistant message, a tool
 // call) as added/deltas/done, then response.completed with the usage, or
-// response.failed. A write error means the client left; the handler just
-// ends.
+// response.failed. response.completed lists the output items again, as
+// the real API does (the GitHub Copilot CLI takes a turn's answer from
+// there). A write error means the client left; the handler just ends.
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request, a answer) {
 	w.Header().Set("x-request-id", s.b.NewID("req_fake"))
 	ev := &sseWriter{sse: fakeserver.StartSSE(w)}
@@ -35,12 +36,13 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request,
 	if ev.send("response.created", map[string]any{"response": resp}) != nil || s.wait(ctx, r.Delay) != nil {
 		return
 	}
-	index := 0
+	var output []any
 	if len(r.chunks()) > 0 {
-		if s.streamMessage(ctx, ev, index, r) != nil {
+		item, err := s.streamMessage(ctx, ev, len(output), r)
+		if err != nil {
 			return
 		}
-		index++
+		output = append(output, item)
 	}
 	if r.Failed != nil {
 		resp["status"] = "failed"
@@ -49,11 +51,13 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req Request,
 		return
 	}
 	if r.Tool != nil {
-		if s.streamTool(ev, index, a.CallID, r.Tool) != nil {
+		item, err := s.streamTool(ev, len(output), a.CallID, r.Tool)
+		if err != nil {
 			return
 		}
+		output = append(output, item)
 	}
-	resp["status"] = "completed"
+	resp["status"], resp["output"] = "completed", append([]any{}, output...)
 	resp["usage"] = usage(req, r)
 	ev.send("response.completed", map[string]any{"response": resp}) // the stream ends here either way
 }
@@ -70,32 +74,33 @@ func (s *Server) responseHead(req Request) map[string]any {
 }
 
 // streamMessage sends the assistant message piece by piece, pausing
-// before each piece as its Chunk says, then the whole message as done.
-func (s *Server) streamMessage(ctx context.Context, ev *sseWriter, index int, r Reply) error {
+// before each piece as its Chunk says, then the whole message as done,
+// which it returns.
+func (s *Server) streamMessage(ctx context.Context, ev *sseWriter, index int, r Reply) (map[string]any, error) {
 	id := s.b.NewID("msg_fake")
 	added := map[string]any{"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}}
 	if err := ev.send("response.output_item.added", map[string]any{"output_index": index, "item": added}); err != nil {
-		return err
+		return nil, err
 	}
 	for _, c := range r.chunks() {
 		if err := s.wait(ctx, c.Pause); err != nil {
-			return err
+			return nil, err
 		}
 		if c.Text == "" {
 			continue
 		}
 		delta := map[string]any{"item_id": id, "output_index": index, "content_index": 0, "delta": c.Text}
 		if err := ev.send("response.output_text.delta", delta); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	done := map[string]any{"type": "message", "id": id, "role": "assistant", "status": "completed",
 		"content": []any{map[string]any{"type": "output_text", "text": r.text(), "annotations": []any{}}}}
-	return ev.send("response.output_item.done", map[string]any{"output_index": index, "item": done})
+	return done, ev.send("response.output_item.done", map[string]any{"output_index": index, "item": done})
 }
 
-// streamTool sends a tool call item as added and done.
-func (s *Server) streamTool(ev *sseWriter, index int, callID string, tc *ToolCall) error {
+// streamTool sends a tool call item as added and done, and returns it.
+func (s *Server) streamTool(ev *sseWriter, index int, callID string, tc *ToolCall) (map[string]any, error) {
 	id := s.b.NewID("fc_fake")
 	item := map[string]any{"id": id, "call_id": callID, "name": tc.Name, "status": "in_progress"}
 	done := map[string]any{"id": id, "call_id": callID, "name": tc.Name, "status": "completed"}
@@ -105,15 +110,15 @@ func (s *Server) streamTool(ev *sseWriter, index int, callID string, tc *ToolCal
 	} else {
 		args, err := tc.arguments()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		item["type"], item["arguments"] = "function_call", ""
 		done["type"], done["arguments"] = "function_call", args
 	}
 	if err := ev.send("response.output_item.added", map[string]any{"output_index": index, "item": item}); err != nil {
-		return err
+		return nil, err
 	}
-	return ev.send("response.output_item.done", map[string]any{"output_index": index, "item": done})
+	return done, ev.send("response.output_item.done", map[string]any{"output_index": index, "item": done})
 }
 
 // usage is the token usage response.completed reports, estimated from the
