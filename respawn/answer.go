@@ -86,10 +86,13 @@ func (c *Controller) answer(ctx context.Context, a Answer) (Answered, error) {
 			refuse = errors.New("the pane is paused")
 		case need.Kind == "":
 			refuse = errors.New("the pane needs no answer now")
+		case a.Need != "" && a.Need != need.ID:
+			refuse = fmt.Errorf("need %s is answered or gone", a.Need)
+			if need.ID != "" {
+				refuse = fmt.Errorf("need %s is answered or gone; the pane now shows need %s", a.Need, need.ID)
+			}
 		case need.Ask == nil:
 			refuse = fmt.Errorf("the pane's need (%s) is no dialog codeman can read the options of", need.Kind)
-		case a.Need != "" && a.Need != need.ID:
-			refuse = fmt.Errorf("need %s is answered or gone; the pane now shows need %s", a.Need, need.ID)
 		case len(c.sends) > 0:
 			refuse = errors.New("codeman is typing into the pane")
 		}
