@@ -41,6 +41,10 @@ const (
 	answerSettle = 3 * time.Second
 	answerPoll   = 100 * time.Millisecond
 	answerKeyGap = 250 * time.Millisecond
+	// answerMinAge is how long a dialog must have shown before its first
+	// key: the Codex CLI was seen to ignore an Enter that came within a
+	// second of its approval prompt, and no person answers sooner.
+	answerMinAge = time.Second
 )
 
 // Answer types a person's choice into the dialog of the pane's need,
@@ -111,6 +115,11 @@ func (c *Controller) answer(ctx context.Context, a Answer) (Answered, error) {
 		return Answered{}, fmt.Errorf("%w: option %d (%s) asks for text, which codeman does not type", ErrAnswerRefused, i+1, ask.Options[i])
 	}
 	got := Answered{Need: need.ID, Option: i + 1, Label: ask.Options[i]}
+	if wait := answerMinAge - c.clock.Since(need.Shown); !need.Shown.IsZero() && wait > 0 {
+		if err := c.sleep(ctx, wait); err != nil {
+			return got, err
+		}
+	}
 	on, err := c.askOnScreen(ctx, need.ID)
 	if err != nil {
 		return got, err

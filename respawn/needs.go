@@ -34,6 +34,8 @@ type Need struct {
 	ID string `json:"id,omitempty"`
 	// Ask is that dialog: what it asks and its options.
 	Ask *Ask `json:"ask,omitempty"`
+	// Shown is when a screen first showed that dialog.
+	Shown time.Time `json:"shown,omitzero"`
 }
 
 func (n Need) String() string {
@@ -82,11 +84,14 @@ func (c *Core) updateNeed(now time.Time) {
 		c.need.cur.Reason, c.need.cur.ID, c.need.cur.Ask = reason, "", nil
 		if ask.Open() {
 			c.need.cur.ID, c.need.cur.Ask = ask.Fingerprint(), &ask
+			if old.ID != c.need.cur.ID {
+				c.need.cur.Shown = c.screen.At
+			}
 		}
 	default:
 		c.need.cur = Need{Kind: kind, Reason: reason, Since: now}
 		if ask.Open() {
-			c.need.cur.ID, c.need.cur.Ask = ask.Fingerprint(), &ask
+			c.need.cur.ID, c.need.cur.Ask, c.need.cur.Shown = ask.Fingerprint(), &ask, c.screen.At
 		}
 		c.decide(now, DecisionWait, "needs a person: "+c.need.cur.String())
 	}
