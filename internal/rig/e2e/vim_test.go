@@ -27,7 +27,9 @@ func TestVim_UpdateTypedIntoNormalMode(t *testing.T) {
 	c := r.newClaude(t, claudetest.Options{ClaudeJSON: map[string]any{"editorMode": "vim"}}, r.hookWrapper())
 	const work = "tidy the changelog"
 	answerCycle(c.API())
-	c.API().Handle(work, fakeapi.Reply{Delay: 4 * time.Second, Text: "The changelog is tidy."})
+	// Long enough that the turn still runs after Esc on a loaded machine,
+	// where the INSERT-mode screen may be seen seconds into the turn.
+	c.API().Handle(work, fakeapi.Reply{Delay: 12 * time.Second, Text: "The changelog is tidy."})
 
 	c.waitStartupHints()
 	r.attach(c, "")
