@@ -156,17 +156,27 @@ func (c *Controller) Note(kind DecisionKind, reason string) error {
 // that just started (a daemon started again) has read its pane's screen
 // once, so that an answer pressed meanwhile meets the need on it.
 func (c *Controller) awaitFirstScreen(ctx context.Context) error {
+	_, err := c.poll(ctx, func() (bool, error) {
+		var read bool
+		err := c.do(func(time.Time) { read = !c.core.screen.At.IsZero() })
+		return read, err
+	})
+	return err
+}
+
+// poll calls done every answerPoll until it reports true or an error, for
+// at most answerSettle; timedOut says it never did.
+func (c *Controller) poll(ctx context.Context, done func() (bool, error)) (timedOut bool, err error) {
 	deadline := c.clock.Now().Add(answerSettle)
 	for {
-		var read bool
-		if err := c.do(func(time.Time) { read = !c.core.screen.At.IsZero() }); err != nil {
-			return err
+		if ok, err := done(); ok || err != nil {
+			return false, err
 		}
-		if read || c.clock.Now().After(deadline) {
-			return nil
+		if c.clock.Now().After(deadline) {
+			return true, nil
 		}
 		if err := c.sleep(ctx, answerPoll); err != nil {
-			return err
+			return false, err
 		}
 	}
 }
@@ -223,40 +233,29 @@ func (c *Controller) askOnScreen(ctx context.Context, id string) (Ask, error) {
 // awaitAsk reads the screen until its dialog, still the one id names,
 // satisfies ok, for at most answerSettle.
 func (c *Controller) awaitAsk(ctx context.Context, id string, ok func(Ask) bool) (Ask, error) {
-	deadline := c.clock.Now().Add(answerSettle)
-	for {
-		on, err := c.askOnScreen(ctx, id)
-		if err != nil || ok(on) {
-			return on, err
-		}
-		if c.clock.Now().After(deadline) {
-			return on, fmt.Errorf("%w: the selector did not move within %s", ErrAnswerRefused, answerSettle)
-		}
-		if err := c.sleep(ctx, answerPoll); err != nil {
-			return on, err
-		}
+	var on Ask
+	timedOut, err := c.poll(ctx, func() (bool, error) {
+		var err error
+		on, err = c.askOnScreen(ctx, id)
+		return err == nil && ok(on), err
+	})
+	if timedOut {
+		return on, fmt.Errorf("%w: the selector did not move within %s", ErrAnswerRefused, answerSettle)
 	}
+	return on, err
 }
 
 // awaitClosed reads the screen until the dialog id names is gone, for at
 // most answerSettle.
 func (c *Controller) awaitClosed(ctx context.Context, id string) error {
-	deadline := c.clock.Now().Add(answerSettle)
-	for {
+	timedOut, err := c.poll(ctx, func() (bool, error) {
 		on, err := c.readAsk(ctx)
-		if err != nil {
-			return err
-		}
-		if on.Fingerprint() != id {
-			return nil
-		}
-		if c.clock.Now().After(deadline) {
-			return fmt.Errorf("pressed Enter, but the dialog still shows after %s", answerSettle)
-		}
-		if err := c.sleep(ctx, answerPoll); err != nil {
-			return err
-		}
+		return err == nil && on.Fingerprint() != id, err
+	})
+	if timedOut {
+		return fmt.Errorf("pressed Enter, but the dialog still shows after %s", answerSettle)
 	}
+	return err
 }
 
 // sleep waits d on the controller's clock.
