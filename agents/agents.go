@@ -20,6 +20,7 @@ import (
 	"github.com/codeman-dev/codeman/agents/claude/claudehooks"
 	"github.com/codeman-dev/codeman/agents/codex"
 	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
+	"github.com/codeman-dev/codeman/agents/copilot"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
@@ -106,7 +107,28 @@ var list = []Info{
 		// turn.
 		Sim: Sim{Look: simclaude.LookCodex, Prompt: "add a greeting to the project, then build it", Ready: "Ask Codex to do anything"},
 	},
+	{
+		Name:  copilot.Name,
+		Label: "GitHub Copilot CLI",
+		New:   func([]respawn.PatternSpec) (respawn.Agent, error) { return copilot.New(), nil },
+		// The native binary; started through npm's shim, the pane shows
+		// node, and the screen tells.
+		Programs:     []string{"copilot"},
+		Check:        aicheck.ClaudeCode,
+		UpdatePrompt: copilotUpdatePrompt,
+		Release: Release{
+			Tested:   []string{"1.0.102"},
+			Package:  "@github/copilot",
+			Version:  copilotVersion,
+			Optional: true,
+		},
+	},
 }
+
+// copilotUpdatePrompt is respawn.DefaultUpdatePrompt for the Copilot CLI,
+// whose project instructions (the file its /init writes) are
+// .github/copilot-instructions.md.
+const copilotUpdatePrompt = "write a brief progress summary to .github/copilot-instructions.md noting what you accomplished, then continue working."
 
 // codexUpdatePrompt is respawn.DefaultUpdatePrompt for Codex, whose
 // project memory is AGENTS.md (the file its /init writes).
@@ -188,10 +210,25 @@ func Recognize(command string, s respawn.Screen) (name, why string, ok bool) {
 	if name, ok := ByProgram(command); ok {
 		return name, fmt.Sprintf("the pane runs %q", filepath.Base(command)), true
 	}
+	// A reader that knows its agent's screen by marks of its own goes
+	// first: prompt boxes look alike.
+	for _, a := range list {
+		if r, err := a.New(nil); err == nil {
+			if k, ok := r.(screenRecognizer); ok && k.Recognize(s) {
+				return a.Name, a.Label + "'s screen is on the pane", true
+			}
+		}
+	}
 	for _, a := range list {
 		if r, err := a.New(nil); err == nil && r.Classify(s).PromptBox {
 			return a.Name, a.Label + "'s prompt box is on screen", true
 		}
 	}
 	return "", "", false
+}
+
+// screenRecognizer is a reader that tells its agent's screen by marks no
+// other agent draws.
+type screenRecognizer interface {
+	Recognize(s respawn.Screen) bool
 }

@@ -56,6 +56,18 @@ func codexVersion(out string) (string, bool) {
 	return fields[1], true
 }
 
+// copilotVersion reads what copilot --version prints: "GitHub Copilot
+// CLI 1.0.102." and an update hint on the next line.
+func copilotVersion(out string) (string, bool) {
+	line, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	v, ok := strings.CutPrefix(strings.TrimSpace(line), "GitHub Copilot CLI ")
+	v = strings.TrimSuffix(v, ".")
+	if !ok || versionParts(v) == nil {
+		return "", false
+	}
+	return v, true
+}
+
 // CompareVersions orders two dotted release numbers: -1, 0 or +1. A
 // missing part counts as 0.
 func CompareVersions(a, b string) int {

@@ -148,6 +148,9 @@ func New(binary, version string, env func(string) string, enabled func(ctx conte
 		Stat:              os.Stat,
 		Euid:              os.Geteuid(),
 		Hooks: func(a agents.Info) []hooks.Finding {
+			if a.Hooks == nil {
+				return nil // an agent without hooks
+			}
 			// codeman-hook beside this binary is this codeman's too.
 			return a.Hooks.Check(hooks.Request{Env: env, Binary: binary, Handler: hooks.FindHandler(binary)})
 		},

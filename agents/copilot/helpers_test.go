@@ -1,0 +1,27 @@
+package copilot_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/codeman-dev/codeman/respawn/replay"
+)
+
+// scenarios are the recorded sessions (testdata/README.md), by name.
+var scenarios = []string{"api-error", "clear-init", "permission", "plan", "question", "turn-ends", "usage-limit"}
+
+func loadCast(t testing.TB, scenario string) *replay.Cast {
+	t.Helper()
+	path := filepath.Join("testdata", scenario+"-"+version+".cast")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := replay.Read(f, filepath.Base(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
