@@ -58,6 +58,9 @@ func TestRelease_Version(t *testing.T) {
 		{"codex", "codex-cli 0.171.0\n", "0.171.0"},
 		{"codex", "Codex 1\n", ""},
 		{"codex", "codex-cli 0.171.0 extra\n", ""},
+		{"copilot", "GitHub Copilot CLI 1.0.102.\nRun 'copilot update' to check for updates.\n", "1.0.102"},
+		{"copilot", "GitHub Copilot CLI\n", ""},
+		{"copilot", "copilot 1.0.102\n", ""},
 	} {
 		a, err := agents.Lookup(tc.agent)
 		if err != nil {

@@ -106,3 +106,26 @@ func TestStream_SplitChunks(t *testing.T) {
 		t.Error("work seen before Reset still ends a turn")
 	}
 }
+
+// BenchmarkStream_Recordings feeds the reader every output event of the
+// recordings, as a pane's chunks reach it: it allocates nothing.
+func BenchmarkStream_Recordings(b *testing.B) {
+	var data [][]byte
+	size := 0
+	for _, scenario := range scenarios {
+		for _, ev := range loadCast(b, scenario).Events {
+			if ev.Kind == "o" {
+				data = append(data, []byte(ev.Data))
+				size += len(ev.Data)
+			}
+		}
+	}
+	s := copilot.New().NewStream()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range data {
+			s.Feed(d)
+		}
+	}
+}
