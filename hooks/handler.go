@@ -36,6 +36,13 @@ func Handle(in io.Reader, env func(string) string, now time.Time) (string, error
 	return spool.Handle(in, env, now)
 }
 
+// HandleEvent is Handle for a hook whose command line named its event,
+// which the marker takes when the payload names none
+// (spool.HandleEvent).
+func HandleEvent(in io.Reader, env func(string) string, now time.Time, event string) (string, error) {
+	return spool.HandleEvent(in, env, now, event)
+}
+
 // PaneFromEnv returns the canonical address of the pane or window the
 // calling process runs in (spool.PaneFromEnv).
 func PaneFromEnv(env func(string) string) (pane string, ok bool) {

@@ -60,6 +60,7 @@ func expectedMarker(t *testing.T, payload []byte) hooks.Marker {
 		Error            string `json:"error"`
 		Message          string `json:"message"`
 		SessionID        string `json:"session_id"`
+		AgentID          string `json:"agent_id"`
 		Cwd              string `json:"cwd"`
 		BackgroundTasks  []struct {
 			Status string `json:"status"`
@@ -77,7 +78,7 @@ func expectedMarker(t *testing.T, payload []byte) hooks.Marker {
 	}
 	m := hooks.Marker{Pane: testPane, Event: p.Event, NotificationType: p.NotificationType, Tool: p.Tool,
 		Source: p.Source, Reason: p.Reason, Error: p.Error, Message: p.Message,
-		SessionID: p.SessionID, Cwd: p.Cwd, At: handlerTime}
+		SessionID: p.SessionID, AgentID: p.AgentID, Cwd: p.Cwd, At: handlerTime}
 	for _, task := range p.BackgroundTasks {
 		m.BackgroundTasks = append(m.BackgroundTasks, task.Status)
 	}

@@ -9,6 +9,10 @@
 // call, and a small binary starts several times faster than the whole CLI.
 // Claude shows a hook's output to the user and reports a non-zero exit as
 // a hook error, so it prints nothing and exits 0 whatever happens.
+//
+// Its first argument, when given, names the event for payloads that carry
+// no name of their own: codeman's GitHub Copilot CLI hooks run
+// `codeman-hook agentStop`.
 package main
 
 import (
@@ -24,5 +28,9 @@ func main() {
 	defer func() { _ = recover() }()
 	// The error only says why no marker was written (outside a pane,
 	// inside an AI check, bad input); there is nobody to tell.
-	_, _ = spool.Handle(os.Stdin, os.Getenv, now)
+	event := ""
+	if len(os.Args) > 1 {
+		event = os.Args[1]
+	}
+	_, _ = spool.HandleEvent(os.Stdin, os.Getenv, now, event)
 }

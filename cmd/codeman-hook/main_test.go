@@ -16,6 +16,12 @@ const roleVar = "CODEMAN_HOOK_TEST_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(roleVar) == "1" {
+		// main sees the arguments after "--" as its own.
+		args := []string{os.Args[0]}
+		if i := slices.Index(os.Args, "--"); i >= 0 {
+			args = append(args, os.Args[i+1:]...)
+		}
+		os.Args = args
 		main()
 		os.Exit(0)
 	}
@@ -26,8 +32,17 @@ func TestMain(m *testing.M) {
 // hook in tmux pane %3, and returns what it printed and the spool dir.
 func runHook(t *testing.T, stdin string, extraEnv ...string) (string, string) {
 	t.Helper()
+	return runHookArgs(t, stdin, nil, extraEnv...)
+}
+
+// runHookArgs is runHook with command-line arguments, as a hook entry
+// gives them.
+func runHookArgs(t *testing.T, stdin string, args []string, extraEnv ...string) (string, string) {
+	t.Helper()
 	runtime := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	// The test binary takes its own flags before "--" and leaves main
+	// the rest, as the hook entry's command line gives them.
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
 	cmd.Env = append([]string{
 		roleVar + "=1",
 		"XDG_RUNTIME_DIR=" + runtime,
@@ -79,6 +94,33 @@ func TestMain_WritesMarker(t *testing.T) {
 	}
 }
 
+// TestMain_EventArgument: a GitHub Copilot CLI payload names no event;
+// the hook entry's argument does, and the marker takes it. A payload's own
+// name wins over the argument.
+func TestMain_EventArgument(t *testing.T) {
+	out, spool := runHookArgs(t, `{"sessionId":"s2","stopReason":"end_turn"}`, []string{"agentStop"})
+	if out != "" {
+		t.Errorf("printed %q, want nothing", out)
+	}
+	names := spoolNames(t, spool)
+	if len(names) != 1 || !strings.HasSuffix(names[0], "-stop.json") {
+		t.Fatalf("spool holds %v, want one stop marker", names)
+	}
+	data, err := os.ReadFile(filepath.Join(spool, names[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"event":"agentStop"`, `"session_id":"s2"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("marker %s lacks %s", data, want)
+		}
+	}
+	_, spool = runHookArgs(t, `{"hook_event_name":"UserPromptSubmit"}`, []string{"agentStop"})
+	if names := spoolNames(t, spool); len(names) != 1 || !strings.HasSuffix(names[0], "-prompt_submitted.json") {
+		t.Errorf("spool holds %v, want one prompt_submitted marker", names)
+	}
+}
+
 // TestMain_Silent: whatever goes wrong, the handler prints nothing, exits
 // 0 and writes no marker.
 func TestMain_Silent(t *testing.T) {
@@ -88,6 +130,7 @@ func TestMain_Silent(t *testing.T) {
 	}{
 		{"NotJSON", "not json", nil},
 		{"NoEvent", `{"session_id":"s1"}`, nil},
+		{"NoEventCamel", `{"sessionId":"s1","stopReason":"end_turn"}`, nil},
 		{"InsideCheck", `{"hook_event_name":"Stop"}`, []string{"CODEMAN_CHECK=1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,11 +13,14 @@ import (
 // hooks install` found no codeman-hook beside codeman (and what installs
 // before codeman-hook wrote): the same handler, in the whole CLI. Claude
 // shows a hook's output to the user and reports a non-zero exit as a hook
-// error, so this command prints nothing and exits 0 whatever happens.
+// error, so this command prints nothing and exits 0 whatever happens. Its
+// argument, when given, names the event for payloads that carry no name
+// (the GitHub Copilot CLI's: `codeman hook agentStop`).
 func hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:            "hook",
-		Usage:           "handle one Claude Code hook event (run by Claude Code; reads the event JSON on stdin)",
+		Usage:           "handle one hook event (run by the agent; reads the event JSON on stdin)",
+		ArgsUsage:       "[EVENT]",
 		HideHelp:        true,
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
@@ -26,7 +29,7 @@ func hookCommand() *cli.Command {
 			defer func() { _ = recover() }()
 			// The error only says why no marker was written (outside a
 			// pane, inside an AI check, bad input); there is nobody to tell.
-			_, _ = hooks.Handle(c.App.Reader, os.Getenv, now)
+			_, _ = hooks.HandleEvent(c.App.Reader, os.Getenv, now, c.Args().First())
 			return nil
 		},
 	}

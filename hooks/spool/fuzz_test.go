@@ -107,7 +107,13 @@ func seedPayloads(f *testing.F) [][]byte {
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, file := range codex {
+	// The GitHub Copilot CLI's, most of which name no event (they then
+	// fail to parse without the command line's argument).
+	copilot, err := filepath.Glob(filepath.Join("..", "..", "agents", "copilot", "testdata", "hooks", "*.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, file := range append(codex, copilot...) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

@@ -39,6 +39,14 @@ var (
 // It never contacts the daemon, so it costs the same whether a controller
 // watches the pane or not.
 func Handle(in io.Reader, env func(string) string, now time.Time) (string, error) {
+	return HandleEvent(in, env, now, "")
+}
+
+// HandleEvent is Handle for a hook whose command line names its event
+// (the handler's first argument): event is the marker's event when the
+// payload names none, as the GitHub Copilot CLI's mostly do
+// (ParsePayloadAs).
+func HandleEvent(in io.Reader, env func(string) string, now time.Time, event string) (string, error) {
 	if v := env(EnvCheck); v != "" && v != "0" {
 		return "", ErrInsideCheck
 	}
@@ -50,7 +58,7 @@ func Handle(in io.Reader, env func(string) string, now time.Time) (string, error
 	if err != nil {
 		return "", err
 	}
-	m, err := ParsePayload(data)
+	m, err := ParsePayloadAs(data, event)
 	if err != nil {
 		return "", err
 	}

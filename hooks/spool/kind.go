@@ -11,13 +11,13 @@ type Kind uint8
 // means to the controller).
 const (
 	KindNone             Kind = iota // no signal
-	KindStop                         // Stop
+	KindStop                         // Stop; Copilot's agentStop
 	KindIdlePrompt                   // Notification idle_prompt
-	KindPromptSubmitted              // UserPromptSubmit
+	KindPromptSubmitted              // UserPromptSubmit; Copilot's userPromptSubmitted
 	KindToolStarted                  // PreToolUse of an ordinary tool; Codex's PreModelRequest
-	KindToolFinished                 // PostToolUse of an ordinary tool
-	KindQuestionPending              // AskUserQuestion is on screen
-	KindQuestionAnswered             // PostToolUse AskUserQuestion
+	KindToolFinished                 // PostToolUse of an ordinary tool; Copilot's postToolUseFailure
+	KindQuestionPending              // AskUserQuestion (Copilot: ask_user) is on screen
+	KindQuestionAnswered             // PostToolUse AskUserQuestion (ask_user)
 	KindPlanApproval                 // a plan approval menu
 	KindPermissionPrompt             // any other permission dialog
 	KindElicitation                  // Notification elicitation_dialog
@@ -90,6 +90,21 @@ const (
 	quotaAutoResumeFired = "quota_auto_resume_fired"
 )
 
+// The GitHub Copilot CLI's camelCase names (docs/copilot.md, "Hooks").
+const (
+	copilotAgentStop         = "agentStop"
+	copilotPromptSubmitted   = "userPromptSubmitted"
+	copilotPreToolUse        = "preToolUse"
+	copilotPostToolUse       = "postToolUse"
+	copilotPostToolFailure   = "postToolUseFailure"
+	copilotPermissionRequest = "permissionRequest"
+	copilotAskUser           = "ask_user"
+	copilotExitPlanMode      = "exit_plan_mode"
+	// copilotUserExit is the reason of every SessionEnd of Copilot's,
+	// /clear's as well as an exit's.
+	copilotUserExit = "user_exit"
+)
+
 // Kind is the dispatch table of docs/ARCHITECTURE.md, "Evidence":
 // the signal the marker's event makes, KindNone for events that carry none
 // (MessageDisplay, SessionStart other than after /clear, SessionEnd for
@@ -101,10 +116,38 @@ const (
 // PreSkillShellCommand are Claude Code's alone; PreModelRequest,
 // PostModelRequest and Interrupt are Codex's alone (docs/codex.md,
 // "Hooks").
+//
+// The GitHub Copilot CLI runs camelCase events, which codeman installs,
+// and Claude Code's names too (docs/copilot.md, "Hooks"). agentStop is
+// Stop and userPromptSubmitted UserPromptSubmit, but either one of a
+// subagent (its agentId set; Copilot's Stop then has agent_id) is a step
+// of the turn that goes on. preToolUse and postToolUse are PreToolUse and
+// PostToolUse with ask_user for AskUserQuestion and exit_plan_mode for
+// ExitPlanMode; postToolUseFailure ends a tool too; permissionRequest
+// opens a permission prompt; its Notification is Claude Code's. Three
+// carry no signal: sessionStart runs with a session's first prompt, not at
+// /clear; sessionEnd (and SessionEnd) has reason user_exit for /clear and
+// for an exit alike, so the screen tells them apart; errorOccurred runs
+// for each failed model call, retries included, and the screen's last
+// failure row tells the turn's end (its message stays the marker's
+// Error).
 func (m Marker) Kind() Kind {
 	switch m.Event {
-	case "Stop":
+	case "Stop", copilotAgentStop:
+		if m.AgentID != "" {
+			return KindNone
+		}
 		return KindStop
+	case copilotPromptSubmitted:
+		return promptKind(m)
+	case copilotPreToolUse:
+		return preToolKind(m.Tool)
+	case copilotPostToolUse:
+		return postToolKind(m.Tool)
+	case copilotPostToolFailure:
+		return KindToolFinished
+	case copilotPermissionRequest:
+		return KindPermissionPrompt
 	case "StopFailure":
 		return KindTurnFailed
 	case "Interrupt":
@@ -125,7 +168,7 @@ func (m Marker) Kind() Kind {
 	case "Notification":
 		return notificationKind(m)
 	case "UserPromptSubmit":
-		return KindPromptSubmitted
+		return promptKind(m)
 	case "PreToolUse":
 		return preToolKind(m.Tool)
 	case "PreSkillShellCommand":
@@ -134,10 +177,7 @@ func (m Marker) Kind() Kind {
 		// is under way. No PostToolUse follows it.
 		return KindToolStarted
 	case "PostToolUse":
-		if m.Tool == toolAskUserQuestion {
-			return KindQuestionAnswered
-		}
-		return KindToolFinished
+		return postToolKind(m.Tool)
 	case "PermissionRequest":
 		return permissionKind(m.Tool)
 	case "SessionStart":
@@ -146,8 +186,9 @@ func (m Marker) Kind() Kind {
 		}
 	case "SessionEnd":
 		// /clear ends a session and starts the next one at once; only other
-		// reasons mean Claude exited.
-		if m.Reason != "clear" {
+		// reasons mean Claude exited. Copilot gives its /clear the reason
+		// of an exit.
+		if m.Reason != "clear" && m.Reason != copilotUserExit {
 			return KindSessionEnded
 		}
 	}
@@ -173,14 +214,30 @@ func notificationKind(m Marker) Kind {
 	return KindNone
 }
 
+// promptKind: a subagent's prompt (Copilot's task tool) comes while the
+// turn works, so it is work, not a new turn.
+func promptKind(m Marker) Kind {
+	if m.AgentID != "" {
+		return KindToolStarted
+	}
+	return KindPromptSubmitted
+}
+
 func preToolKind(tool string) Kind {
 	switch tool {
-	case toolAskUserQuestion:
+	case toolAskUserQuestion, copilotAskUser:
 		return KindQuestionPending
-	case toolExitPlanMode:
+	case toolExitPlanMode, copilotExitPlanMode:
 		return KindPlanApproval
 	}
 	return KindToolStarted
+}
+
+func postToolKind(tool string) Kind {
+	if tool == toolAskUserQuestion || tool == copilotAskUser {
+		return KindQuestionAnswered
+	}
+	return KindToolFinished
 }
 
 // permissionKind: PermissionRequest fires the moment a dialog is drawn.

@@ -18,16 +18,17 @@ import (
 // watcher needs, not the whole payload (a payload can carry whole files).
 type Marker struct {
 	Pane             string    `json:"pane"`                        // canonical address
-	Event            string    `json:"event"`                       // hook_event_name
+	Event            string    `json:"event"`                       // hook_event_name, else the event the command line named
 	NotificationType string    `json:"notification_type,omitempty"` // Notification
 	Tool             string    `json:"tool_name,omitempty"`         // tool events
 	Source           string    `json:"source,omitempty"`            // SessionStart
 	Reason           string    `json:"reason,omitempty"`            // SessionEnd
-	Error            string    `json:"error,omitempty"`             // StopFailure, Codex's PostModelRequest
+	Error            string    `json:"error,omitempty"`             // StopFailure, Codex's PostModelRequest, Copilot's errorOccurred
 	Status           string    `json:"status,omitempty"`            // Codex's PostModelRequest
 	Message          string    `json:"message,omitempty"`           // Notification
 	BackgroundTasks  []string  `json:"background_tasks,omitempty"`  // Stop: each task's status
 	SessionID        string    `json:"session_id,omitempty"`
+	AgentID          string    `json:"agent_id,omitempty"` // a subagent's event (Copilot)
 	Cwd              string    `json:"cwd,omitempty"`
 	Detail           string    `json:"detail,omitempty"` // what a tool call asks: a question, a command, a file
 	At               time.Time `json:"at"`               // when the handler ran

@@ -10,33 +10,54 @@ import (
 // field is lenient: a value of an unexpected type (a future Claude Code
 // might send an object where a string was) is skipped rather than losing
 // the whole event.
+//
+// The GitHub Copilot CLI's camelCase events spell their fields in
+// camelCase (sessionId, toolName, toolArgs), and most carry no event name
+// at all: codeman's Copilot hooks name it on the command line instead
+// (ParsePayloadAs). Where both spellings are there, the snake_case one
+// wins.
 type payload struct {
-	Event            text  `json:"hook_event_name"`
-	NotificationType text  `json:"notification_type"`
-	Tool             text  `json:"tool_name"`
-	Source           text  `json:"source"`
-	Reason           text  `json:"reason"`
-	Error            text  `json:"error"`
-	Status           text  `json:"status"`
-	Message          text  `json:"message"`
-	BackgroundTasks  tasks `json:"background_tasks"`
-	SessionID        text  `json:"session_id"`
-	Cwd              text  `json:"cwd"`
-	ToolInput        input `json:"tool_input"`
+	Event            text    `json:"hook_event_name"`
+	HookName         text    `json:"hookName"` // Copilot's permissionRequest
+	NotificationType text    `json:"notification_type"`
+	Tool             text    `json:"tool_name"`
+	ToolCamel        text    `json:"toolName"`
+	Source           text    `json:"source"`
+	Reason           text    `json:"reason"`
+	Error            errText `json:"error"`
+	Status           text    `json:"status"`
+	Message          text    `json:"message"`
+	BackgroundTasks  tasks   `json:"background_tasks"`
+	SessionID        text    `json:"session_id"`
+	SessionIDCamel   text    `json:"sessionId"`
+	AgentID          text    `json:"agent_id"`
+	AgentIDCamel     text    `json:"agentId"`
+	Cwd              text    `json:"cwd"`
+	ToolInput        input   `json:"tool_input"`
+	ToolInputCamel   input   `json:"toolInput"` // Copilot's permissionRequest
+	ToolArgs         input   `json:"toolArgs"`  // Copilot's tool events
 }
 
 var errNoEvent = errors.New("hook input has no hook_event_name")
 
 // ParsePayload turns a hook event's JSON, as Claude Code or the Codex CLI
 // sends it on stdin, into a marker without pane and time.
-func ParsePayload(data []byte) (Marker, error) {
+func ParsePayload(data []byte) (Marker, error) { return ParsePayloadAs(data, "") }
+
+// ParsePayloadAs is ParsePayload for a hook whose command line named its
+// event: event is the name when the payload carries none, as the GitHub
+// Copilot CLI's camelCase payloads mostly do. A payload's own
+// hook_event_name (or Copilot's hookName) wins.
+func ParsePayloadAs(data []byte, event string) (Marker, error) {
 	var p payload
 	if err := json.Unmarshal(data, &p); err != nil {
 		return Marker{}, fmt.Errorf("decode hook input: %w", err)
 	}
+	p.Event = either(p.Event, p.HookName, text(clip(event)))
 	if p.Event == "" {
 		return Marker{}, errNoEvent
 	}
+	p.Tool = either(p.Tool, p.ToolCamel)
 	return Marker{
 		Event:            string(p.Event),
 		NotificationType: string(p.NotificationType),
@@ -47,17 +68,30 @@ func ParsePayload(data []byte) (Marker, error) {
 		Status:           string(p.Status),
 		Message:          string(p.Message),
 		BackgroundTasks:  []string(p.BackgroundTasks),
-		SessionID:        string(p.SessionID),
+		SessionID:        string(either(p.SessionID, p.SessionIDCamel)),
+		AgentID:          string(either(p.AgentID, p.AgentIDCamel)),
 		Cwd:              string(p.Cwd),
 		Detail:           p.detail(),
 	}, nil
 }
 
+// either is the first of values that is not empty.
+func either[T ~string](values ...T) T {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // detail is what a person is asked, kept only for the events that ask:
 // a permission request and a question.
 func (p *payload) detail() string {
-	if p.Event == "PermissionRequest" || p.Tool == toolAskUserQuestion {
-		return string(p.ToolInput)
+	switch {
+	case p.Event == "PermissionRequest" || p.Event == copilotPermissionRequest,
+		p.Tool == toolAskUserQuestion || p.Tool == copilotAskUser:
+		return string(either(p.ToolInput, p.ToolInputCamel, p.ToolArgs))
 	}
 	return ""
 }
@@ -77,6 +111,7 @@ func (in *input) UnmarshalJSON(b []byte) error {
 		URL      text `json:"url"`
 		Pattern  text `json:"pattern"`
 		Prompt   text `json:"prompt"`
+		Message  text `json:"message"` // Copilot's ask_user
 	}
 	if json.Unmarshal(b, &v) != nil {
 		return nil
@@ -94,6 +129,28 @@ func (in *input) UnmarshalJSON(b []byte) error {
 		*in = input(v.Pattern)
 	case v.Prompt != "":
 		*in = input(v.Prompt)
+	case v.Message != "":
+		*in = input(v.Message)
+	}
+	return nil
+}
+
+// errText reads an error given as a string (Claude Code's StopFailure,
+// Copilot's postToolUseFailure) or as an object with a message (Copilot's
+// errorOccurred); any other shape reads as "".
+type errText string
+
+func (e *errText) UnmarshalJSON(b []byte) error {
+	var t text
+	if t.UnmarshalJSON(b) == nil && t != "" {
+		*e = errText(t)
+		return nil
+	}
+	var v struct {
+		Message text `json:"message"`
+	}
+	if json.Unmarshal(b, &v) == nil {
+		*e = errText(v.Message)
 	}
 	return nil
 }
@@ -166,9 +223,10 @@ func (m Marker) Payload() []byte {
 		Message          string `json:"message,omitempty"`
 		BackgroundTasks  []task `json:"background_tasks,omitempty"`
 		SessionID        string `json:"session_id,omitempty"`
+		AgentID          string `json:"agent_id,omitempty"`
 		Cwd              string `json:"cwd,omitempty"`
 		ToolInput        any    `json:"tool_input,omitempty"`
-	}{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Status, m.Message, nil, m.SessionID, m.Cwd, nil}
+	}{m.Event, m.NotificationType, m.Tool, m.Source, m.Reason, m.Error, m.Status, m.Message, nil, m.SessionID, m.AgentID, m.Cwd, nil}
 	type question struct {
 		Question string `json:"question"`
 	}
