@@ -3,8 +3,9 @@
 // recorder and asciicast writer with hook markers, key input, waits on the
 // screen, the log of the CLI's hook calls and notify runs, and teardown.
 //
-// internal/rig/claudetest (Claude Code) and internal/rig/codextest (the
-// Codex CLI) build their sessions on a Pane: each finds its pinned CLI,
+// internal/rig/claudetest (Claude Code), internal/rig/codextest (the
+// Codex CLI) and internal/rig/copilottest (the GitHub Copilot CLI) build
+// their sessions on a Pane: each finds its pinned CLI,
 // seeds the CLI's config under the pane's HOME, and starts it with the
 // environment it needs to run offline against a fake API:
 //

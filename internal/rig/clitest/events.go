@@ -50,8 +50,10 @@ func Notify(name string, since time.Time) func(Event) bool {
 // recorderScript logs one call into dir as its own file, written under a
 // dot name and renamed, so a reader never sees half a payload and two
 // concurrent calls never interleave: {"t": <unix nanos>, "kind": <kind>,
-// "payload": <JSON>}. A hook gets its JSON on stdin, a notify program as
-// its last argument. Raw newlines in JSON are only whitespace between
+// "name": <name>, "payload": <JSON>}. A hook gets its JSON on stdin, a
+// notify program as its last argument. A hook's name is its second
+// argument, for a CLI whose payloads do not name their event (Copilot's
+// camelCase hooks); it may be empty. Raw newlines in JSON are only whitespace between
 // tokens, so deleting them keeps the payload intact and the file one line.
 const recorderScript = `#!/bin/sh
 # Logs one hook call or notify run of a CLI under test: its time and payload.
@@ -59,8 +61,12 @@ t=$(date +%%s%%N)
 dir=%s
 kind=$1
 shift
+name=
+if [ "$kind" = hook ]; then
+	name=${1:-}
+fi
 {
-	printf '{"t":%%s,"kind":"%%s","payload":' "$t" "$kind"
+	printf '{"t":%%s,"kind":"%%s","name":"%%s","payload":' "$t" "$kind" "$name"
 	if [ "$kind" = notify ]; then
 		for last; do :; done
 		printf '%%s' "$last" | tr -d '\n'
@@ -74,8 +80,9 @@ exit 0
 
 // RecordEvents writes the event recorder and creates its log, which
 // Events reads and SaveCast turns into markers. It returns the recorder's
-// path: a hook runs it with the argument "hook" and the payload on stdin,
-// a notify program with "notify" and the payload as the last argument.
+// path: a hook runs it with the argument "hook" (and, optionally, the
+// event's name) and the payload on stdin, a notify program with "notify"
+// and the payload as the last argument.
 func (p *Pane) RecordEvents() (script string, err error) {
 	dir := filepath.Join(p.root, "events")
 	script = filepath.Join(p.root, "record.sh")
@@ -168,6 +175,7 @@ func readEventFile(path string) (Event, error) {
 	var entry struct {
 		T       int64           `json:"t"`
 		Kind    string          `json:"kind"`
+		Name    string          `json:"name"`
 		Payload json.RawMessage `json:"payload"`
 	}
 	if err := json.Unmarshal(data, &entry); err != nil {
@@ -185,8 +193,11 @@ func readEventFile(path string) (Event, error) {
 		return Event{}, fmt.Errorf("compact %s payload %s: %w", entry.Kind, path, err)
 	}
 	ev := Event{At: time.Unix(0, entry.T), Kind: entry.Kind, Name: name.Hook, Payload: compact.Bytes()}
-	if entry.Kind == "notify" {
+	switch {
+	case entry.Kind == "notify":
 		ev.Name = name.Notify
+	case entry.Name != "":
+		ev.Name = entry.Name
 	}
 	return ev, nil
 }

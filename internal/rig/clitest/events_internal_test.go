@@ -9,7 +9,8 @@ import (
 )
 
 // The recorder logs a hook's payload from stdin and a notify run's from
-// its last argument, each one line of compact JSON however it arrived.
+// its last argument, each one line of compact JSON however it arrived, and
+// names a hook by its argument when the payload does not.
 func TestEventRecorder(t *testing.T) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
@@ -31,14 +32,23 @@ func TestEventRecorder(t *testing.T) {
 	if out, err := notify.CombinedOutput(); err != nil {
 		t.Fatalf("notify command: %v: %s", err, out)
 	}
+	// Copilot's camelCase payloads carry no event name.
+	named := exec.Command(sh, "-c", ShellQuote(script)+" hook agentStop")
+	named.Stdin = strings.NewReader(`{"sessionId":"s1","stopReason":"end_turn"}`)
+	if out, err := named.CombinedOutput(); err != nil {
+		t.Fatalf("named hook command: %v: %s", err, out)
+	}
 	events, err := readEventLog(logDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(events) != 2 {
-		t.Fatalf("events %+v, want a hook and a notify run", events)
+	if len(events) != 3 {
+		t.Fatalf("events %+v, want two hooks and a notify run", events)
 	}
-	h, n := events[0], events[1]
+	h, n, a := events[0], events[1], events[2]
+	if a.Kind != "hook" || a.Name != "agentStop" || a.Field("stopReason") != "end_turn" {
+		t.Errorf("named hook event %+v", a)
+	}
 	if h.Kind != "hook" || h.Name != "UserPromptSubmit" || h.Field("prompt") != "two\nlines" || h.At.Before(before.Truncate(time.Second)) {
 		t.Errorf("hook event %+v", h)
 	}
