@@ -16,11 +16,16 @@ const (
 	ClaudeCode CLI = iota
 	// Codex runs `codex exec`, the OpenAI Codex CLI.
 	Codex
+	// Copilot runs `copilot` in prompt mode, the GitHub Copilot CLI.
+	Copilot
 )
 
 func (c CLI) String() string {
-	if c == Codex {
+	switch c {
+	case Codex:
 		return "codex"
+	case Copilot:
+		return "copilot"
 	}
 	return "claude"
 }
@@ -51,8 +56,10 @@ func (c CLI) spec() (*cliSpec, error) {
 		return &claudeSpec, nil
 	case Codex:
 		return &codexSpec, nil
+	case Copilot:
+		return &copilotSpec, nil
 	}
-	return nil, fmt.Errorf("unknown check CLI %d, want aicheck.ClaudeCode or aicheck.Codex", int(c))
+	return nil, fmt.Errorf("unknown check CLI %d, want aicheck.ClaudeCode, aicheck.Codex or aicheck.Copilot", int(c))
 }
 
 var claudeSpec = cliSpec{

@@ -4,9 +4,10 @@
 //
 // A Runner runs the checks of one CLI, chosen by Options.CLI: ClaudeCode
 // (the zero value) runs `claude -p` for Claude Code panes, Codex runs
-// `codex exec` for OpenAI Codex CLI panes, so that a Codex user needs no
-// Claude Code install. The daemon gives each pane the Runner of its agent.
-// Each CLI has its own prompts, since the two screens differ in their
+// `codex exec` for OpenAI Codex CLI panes and Copilot runs `copilot` in
+// prompt mode for GitHub Copilot CLI panes, so that a Codex or Copilot user
+// needs no Claude Code install. The daemon gives each pane the Runner of its
+// agent. Each CLI has its own prompts, since the screens differ in their
 // signs of work and their dialogs. For Codex:
 //
 //   - the executable is Options.CodexPath (checks.codex_path), else
@@ -27,6 +28,23 @@
 //   - TZ=UTC in its environment makes the reset time of a usage limit
 //     ("… try again at 9:12 PM.") readable without guessing a zone.
 //
+// For Copilot:
+//
+//   - the executable is Options.CopilotPath, else "copilot" on the PATH of
+//     the checks' environment;
+//   - the prompt goes on piped stdin, which runs prompt mode as -p does,
+//     with --output-format json, no tool the model could call (an
+//     allowlist that names none, shell and writes denied besides), no
+//     built-in MCP servers, no ask_user, no custom instructions and no
+//     auto-update;
+//   - the user's provider variables (COPILOT_PROVIDER_*, COPILOT_MODEL) and
+//     COPILOT_HOME pass through; the variables a running Copilot gives its
+//     hooks and tools do not;
+//   - the answer is the last assistant message of a run whose result
+//     reports exit code 0, and the errors are its session.error messages:
+//     -s would print the answer alone but drop the error. A 429 that
+//     outlasted Copilot's retries is a limit without a reset time.
+//
 // It owns the check process from start to end: the prompt (sent on stdin,
 // with the pane text fenced off as untrusted data), an empty temporary
 // working directory, an environment stripped of the pane's markers with
@@ -34,7 +52,7 @@
 // check, a process group killed as a whole on timeout or cancellation, a
 // per-Runner limit on concurrent checks, and the classification of what
 // the CLI printed into a verdict, a usage limit or an error. Usage limits,
-// rate limits and overloads of either CLI are *respawn.UsageLimitError,
+// rate limits and overloads of every CLI are *respawn.UsageLimitError,
 // with the reset time when one was printed.
 //
 // It does not own cooldowns, backoff after errors or disabling a checker

@@ -17,6 +17,10 @@ var (
 	codexIdlePrompt string
 	//go:embed prompts/codex-plan.txt
 	codexPlanPrompt string
+	//go:embed prompts/copilot-idle.txt
+	copilotIdlePrompt string
+	//go:embed prompts/copilot-plan.txt
+	copilotPlanPrompt string
 )
 
 // buildPrompt returns the prompt of cli's check of kind over the pane

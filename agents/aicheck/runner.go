@@ -29,8 +29,8 @@ var _ respawn.Checker = (*Runner)(nil)
 
 // Options configure a Runner. The zero value is usable.
 type Options struct {
-	// CLI is the agent CLI the checks run: ClaudeCode (the zero value)
-	// or Codex.
+	// CLI is the agent CLI the checks run: ClaudeCode (the zero value),
+	// Codex or Copilot.
 	CLI CLI
 	// ClaudePath is the claude executable (checks.claude_path). Empty looks
 	// up "claude" on the PATH of Env. Only ClaudeCode uses it.
@@ -38,6 +38,9 @@ type Options struct {
 	// CodexPath is the codex executable (checks.codex_path). Empty looks
 	// up "codex" on the PATH of Env. Only Codex uses it.
 	CodexPath string
+	// CopilotPath is the copilot executable (checks.copilot_path). Empty
+	// looks up "copilot" on the PATH of Env. Only Copilot uses it.
+	CopilotPath string
 	// MaxConcurrent bounds the checks this Runner runs at once across all
 	// panes; the rest queue. Default DefaultMaxConcurrent (2).
 	MaxConcurrent int
@@ -48,7 +51,7 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Runner runs the checks of one CLI: claude -p or codex exec. It
+// Runner runs the checks of one CLI: claude -p, codex exec or copilot. It
 // implements respawn.Checker and is safe for concurrent use by every
 // pane's controller.
 type Runner struct {
@@ -91,8 +94,11 @@ func New(opts Options) (*Runner, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	path := opts.ClaudePath
-	if opts.CLI == Codex {
+	switch opts.CLI {
+	case Codex:
 		path = opts.CodexPath
+	case Copilot:
+		path = opts.CopilotPath
 	}
 	r := &Runner{
 		cli:       cli,
