@@ -63,7 +63,7 @@ func (m *model) emitCodex(event string, fields []field) {
 		}
 	}
 	slices.SortFunc(p, func(a, b field) int { return strings.Compare(a.key, b.key) })
-	m.payloads = append(m.payloads, p)
+	m.payloads = append(m.payloads, hookCall{payload: p})
 }
 
 // codexTranscriptPath is $CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl.

@@ -37,7 +37,13 @@ func (s *sim) send(text string) {
 // recorded reads a real Codex screen as rows.
 func recorded(t *testing.T, situation string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(codexScreens, "v0.171.0-"+situation+".txt"))
+	return screenFile(t, filepath.Join(codexScreens, "v0.171.0-"+situation+".txt"))
+}
+
+// screenFile reads a recorded screen as rows, trailing blanks removed.
+func screenFile(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

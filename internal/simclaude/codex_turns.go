@@ -242,9 +242,11 @@ func codexScenario(s scenario) scenario {
 // exitNote is what the session prints on the normal screen as it exits.
 func (m *model) exitNote(reason string) string {
 	switch {
+	case m.copilot():
+		return m.copilotExitNote()
 	case m.codex() && reason == "other" && m.cx.sessionOpen:
 		return "To continue this session, run:\n  codex resume " + m.session + "\n"
-	case !m.codex() && reason == "prompt_input_exit":
+	case m.claude() && reason == "prompt_input_exit":
 		return "Resume this session with:\nclaude --resume " + m.session + "\n"
 	}
 	return ""

@@ -36,6 +36,7 @@ type dialog struct {
 	text     []rune    // what was typed into it
 	notifyAt time.Time // Notification permission_prompt if still open then
 	codex    bool      // Codex's approval prompt
+	copilot  bool      // one of Copilot's dialogs
 }
 
 // options is how many numbered options the dialog has.

@@ -15,14 +15,25 @@ type toolCall struct {
 	suggestions  any    // permission_suggestions of PermissionRequest
 }
 
+// hookCall is one run of the hook command: its payload, and the argument
+// the command gets, the event's name where the payload carries none
+// (Copilot's), "" for none.
+type hookCall struct {
+	arg     string
+	payload object
+}
+
 var effortMedium = object{{"level", "medium"}}
 
 // emit queues a payload: common keys, then pre, hook_event_name, post.
 // The Codex look writes it in Codex's shape (emitCodex).
 func (m *model) emit(event string, pre []field, post ...field) {
-	if m.codex() {
+	switch {
+	case m.codex():
 		m.emitCodex(event, post)
 		return
+	case m.copilot():
+		return // its turns fire their own events (emitCopilot)
 	}
 	p := object{
 		{"session_id", m.session},
@@ -31,7 +42,7 @@ func (m *model) emit(event string, pre []field, post ...field) {
 	}
 	p = append(p, pre...)
 	p = append(p, field{"hook_event_name", event})
-	m.payloads = append(m.payloads, append(p, post...))
+	m.payloads = append(m.payloads, hookCall{payload: append(p, post...)})
 }
 
 // promptID is the prompt_id field of the current or last prompt.
@@ -65,6 +76,10 @@ func (m *model) hookSessionStart(source string, withModel bool) {
 }
 
 func (m *model) hookSessionEnd(reason string) {
+	if m.copilot() {
+		m.copilotExit()
+		return
+	}
 	m.emit("SessionEnd", m.promptID(), field{"reason", reason})
 }
 
@@ -114,6 +129,10 @@ func (m *model) hookNotification(message, kind string) {
 
 // hookStop fires Stop; background lists tasks still running.
 func (m *model) hookStop(lastMessage string, background []object) {
+	if m.copilot() {
+		m.copilotStop()
+		return
+	}
 	if background == nil {
 		background = []object{}
 	}

@@ -18,22 +18,40 @@ const hookTimeout = 60 * time.Second
 type hookRunner struct {
 	cmd string
 	dir string
+	env []string // added to the inherited environment
+	// bare leaves the payload without a newline at its end, as Copilot
+	// writes it.
+	bare bool
 
 	mu      sync.Mutex
-	queue   [][]byte
+	queue   []queuedHook
 	wake    chan struct{} // a payload was queued
 	closing chan struct{} // finish the queue, then return
 	stop    chan struct{} // return now, killing the running hook
 	done    chan struct{}
 }
 
-func newHookRunner(cmd, dir string) *hookRunner {
+// queuedHook is one command line with its stdin.
+type queuedHook struct {
+	cmd   string
+	stdin []byte
+}
+
+// newHookRunner runs cmd the way the CLI of look runs its hooks.
+func newHookRunner(cmd, dir, look string) *hookRunner {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		dir = "" // a --cwd that exists only on screen; hooks run where we run
+	}
+	// Every CLI sets CLAUDE_PROJECT_DIR; Copilot adds its own variables.
+	env := []string{"CLAUDE_PROJECT_DIR=" + dir}
+	if look == LookCopilot {
+		env = append(env, "COPILOT_CLI=1", "COPILOT_PROJECT_DIR="+dir, "COPILOT_CLI_BINARY_VERSION="+copilotVersion)
 	}
 	return &hookRunner{
 		cmd:     cmd,
 		dir:     dir,
+		env:     env,
+		bare:    look == LookCopilot,
 		wake:    make(chan struct{}, 1),
 		closing: make(chan struct{}),
 		stop:    make(chan struct{}),
@@ -50,8 +68,9 @@ func (h *hookRunner) Start() {
 	go h.loop()
 }
 
-// Enqueue queues one payload.
-func (h *hookRunner) Enqueue(payload object) {
+// Enqueue queues one payload; a non-empty arg is added to the command
+// line, as the CLIs whose hook entries name their event do.
+func (h *hookRunner) Enqueue(arg string, payload object) {
 	if h.cmd == "" {
 		return
 	}
@@ -60,7 +79,14 @@ func (h *hookRunner) Enqueue(payload object) {
 		return // payloads are built from plain values; this cannot fail
 	}
 	h.mu.Lock()
-	h.queue = append(h.queue, append(b, '\n'))
+	if !h.bare {
+		b = append(b, '\n')
+	}
+	cmd := h.cmd
+	if arg != "" {
+		cmd += " " + arg
+	}
+	h.queue = append(h.queue, queuedHook{cmd: cmd, stdin: b})
 	h.mu.Unlock()
 	select {
 	case h.wake <- struct{}{}:
@@ -83,11 +109,11 @@ func (h *hookRunner) Close(grace time.Duration) {
 	<-h.done
 }
 
-func (h *hookRunner) next() ([]byte, bool) {
+func (h *hookRunner) next() (queuedHook, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(h.queue) == 0 {
-		return nil, false
+		return queuedHook{}, false
 	}
 	p := h.queue[0]
 	h.queue = h.queue[1:]
@@ -118,8 +144,8 @@ func (h *hookRunner) loop() {
 }
 
 // run runs the command like Claude: sh -c, payload on stdin, the
-// environment inherited plus CLAUDE_PROJECT_DIR, output discarded.
-func (h *hookRunner) run(payload []byte) {
+// environment inherited plus the CLI's variables, output discarded.
+func (h *hookRunner) run(hook queuedHook) {
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	defer cancel()
 	go func() {
@@ -129,10 +155,10 @@ func (h *hookRunner) run(payload []byte) {
 		case <-ctx.Done():
 		}
 	}()
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.cmd)
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", hook.cmd)
 	cmd.Dir = h.dir
-	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+h.dir)
-	cmd.Stdin = bytes.NewReader(payload)
+	cmd.Env = append(os.Environ(), h.env...)
+	cmd.Stdin = bytes.NewReader(hook.stdin)
 	cmd.WaitDelay = time.Second
 	_ = cmd.Run() // a failing hook does not concern Claude's screen
 }

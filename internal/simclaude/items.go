@@ -20,6 +20,7 @@ type line struct {
 	color   int    // body foreground, 0 for the default
 	bgColor int    // background behind lead and body (prompt echo)
 	raw     string // a pre-styled row, cut at the width instead of wrapped
+	right   string // drawn at the right edge of the first row (Copilot's times)
 }
 
 func text(lead string, color int, body string) line {
@@ -30,6 +31,9 @@ func raw(s string) line { return line{raw: s} }
 
 // rows renders the line at width.
 func (l line) rows(width int) []string {
+	if l.right != "" {
+		return l.withRight(width)
+	}
 	if l.raw != "" || (l.lead == "" && l.body == "") {
 		return []string{l.raw}
 	}
@@ -52,6 +56,18 @@ func (l line) rows(width int) []string {
 		out[i] = row
 	}
 	return out
+}
+
+// withRight renders the line with right at the right edge of its first
+// row, the text wrapped short of it.
+func (l line) withRight(width int) []string {
+	rw := ansi.StringWidth(l.right) + 1
+	rest := l
+	rest.right = ""
+	rows := rest.rows(max(width-rw, 8))
+	gap := width - ansi.StringWidth(rows[0]) - ansi.StringWidth(l.right)
+	rows[0] += strings.Repeat(" ", max(gap, 1)) + l.right
+	return rows
 }
 
 func (it item) rows(width int) []string {

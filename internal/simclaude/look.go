@@ -8,8 +8,9 @@ import (
 
 // The looks of Options.Look: the CLI the session draws itself as.
 const (
-	LookClaude = "claude" // Claude Code 2.1.328
-	LookCodex  = "codex"  // the OpenAI Codex CLI 0.171.0
+	LookClaude  = "claude"  // Claude Code 2.1.328
+	LookCodex   = "codex"   // the OpenAI Codex CLI 0.171.0
+	LookCopilot = "copilot" // the GitHub Copilot CLI 1.0.102
 )
 
 // Codex's key timing (docs/codex.md): keys less than pasteBurstGap apart
@@ -37,7 +38,9 @@ type codexState struct {
 	lastTextAt  time.Time // the last typed text
 }
 
-func (m *model) codex() bool { return m.cfg.Look == LookCodex }
+func (m *model) codex() bool   { return m.cfg.Look == LookCodex }
+func (m *model) copilot() bool { return m.cfg.Look == LookCopilot }
+func (m *model) claude() bool  { return m.cfg.Look == LookClaude }
 
 // taskTitle is the session's task title once it is named, "" before.
 func (m *model) taskTitle(now time.Time) string {
@@ -49,8 +52,11 @@ func (m *model) taskTitle(now time.Time) string {
 
 // commands are the slash commands of the look.
 func (m *model) commands() []slashCommand {
-	if m.codex() {
+	switch {
+	case m.codex():
 		return codexSlashCommands
+	case m.copilot():
+		return nil // Copilot's Enter runs what was typed
 	}
 	return slashCommands
 }
@@ -87,8 +93,12 @@ func (m *model) displayDir() string {
 
 // title is the pane title Codex sets: "Fake task | proj", a braille
 // spinner in front while a turn runs, "[ ! ] Action Required | …" with
-// the bracket blinking while it asks approval. Claude's look sets none.
+// the bracket blinking while it asks approval; Copilot's names the
+// session's first prompt. Claude's look sets none.
 func (m *model) title(now time.Time) string {
+	if m.copilot() {
+		return m.copilotTitle()
+	}
 	if !m.codex() {
 		return ""
 	}

@@ -39,6 +39,7 @@ func (p permMode) next() permMode { return (p + 1) % 4 }
 type queuedPrompt struct {
 	text   string
 	hidden bool
+	at     time.Time // when it was submitted
 }
 
 // model is the whole simulated session: no goroutines, no clock, no I/O.
@@ -67,9 +68,10 @@ type model struct {
 	idleNotifyAt   time.Time // Notification idle_prompt, once per idle period
 	lastPromptID   string
 
-	cx codexState // the Codex look's own state
+	cx codexState   // the Codex look's own state
+	cp copilotState // the Copilot look's own state
 
-	payloads []object   // hook payloads to run, in order
+	payloads []hookCall // hook payloads to run, in order
 	logs     []LogEntry // log entries to write, in order
 	quit     string     // SessionEnd reason once the program should exit
 }
@@ -91,10 +93,16 @@ func newModel(cfg Options) *model {
 // start fires SessionStart (Codex: with the first prompt) and submits
 // --prompt.
 func (m *model) start(now time.Time) {
-	if m.codex() {
+	m.cp.now = now
+	switch {
+	case m.codex():
 		m.cx.sessionAt, m.cx.source = now, "startup"
 		m.signal("idle", "")
-	} else {
+	case m.copilot():
+		// Copilot too fires sessionStart with the first prompt.
+		m.cp.started, m.cp.source = now, "new"
+		m.items = copilotStartItems()
+	default:
 		m.noticeUntil = now.Add(startNoticeFor)
 		m.hookSessionStart("startup", true)
 	}
@@ -115,8 +123,11 @@ func (m *model) dialogName() string {
 }
 
 func (m *model) transcriptPath() string {
-	if m.codex() {
+	switch {
+	case m.codex():
 		return m.codexTranscriptPath()
+	case m.copilot():
+		return m.copilotTranscriptPath()
 	}
 	return filepath.Join(m.home, ".claude", "projects", projectKey(m.cfg.Cwd), m.session+".jsonl")
 }
@@ -129,8 +140,22 @@ func (m *model) record(now time.Time, e LogEntry) {
 	m.logs = append(m.logs, e)
 }
 
+// onRead handles the events of one read of the terminal: Copilot tells
+// a paste by what one read holds.
+func (m *model) onRead(events []inputEvent, now time.Time) {
+	m.cp.read = statsOf(events)
+	for _, ev := range events {
+		m.onInput(ev, now)
+	}
+}
+
 // onInput handles one decoded input event.
 func (m *model) onInput(ev inputEvent, now time.Time) {
+	m.cp.now = now
+	if m.dialog != nil && m.dialog.copilot {
+		m.copilotDialogInput(ev, now)
+		return
+	}
 	if m.dialog != nil {
 		m.dialogInput(ev, now)
 		return
@@ -152,6 +177,7 @@ func (m *model) logInput(ev inputEvent, now time.Time) {
 
 // advance runs everything due at now: turn steps and timers.
 func (m *model) advance(now time.Time) {
+	m.cp.now = now
 	for range 1000 { // a bound against a step that reschedules itself at once
 		if m.quit != "" || !(m.runDueStep(now) || m.fireTimer(now)) {
 			return
@@ -197,6 +223,11 @@ func (m *model) nextDeadline(now time.Time) time.Time {
 			consider(nextTick(m.turn.started, now, codexBlink))
 		case m.codex():
 			consider(nextTick(m.turn.started, now, codexTitleFrame))
+		case m.copilot() && m.dialog == nil:
+			consider(nextTick(m.turn.started, now, copilotGlyphFrame))
+			if m.cp.escArmed(now) {
+				consider(m.cp.escAt.Add(copilotEscWindow))
+			}
 		case m.spinnerVisible():
 			consider(nextTick(m.turn.started, now, spinnerFrame))
 		}

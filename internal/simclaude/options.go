@@ -42,9 +42,9 @@ type Options struct {
 	// LimitReset is how far ahead a usage limit resets (default 3m).
 	LimitReset time.Duration
 
-	// Look is the CLI the session looks like: LookClaude (the default) or
-	// LookCodex. Only the screen, the commands, the hook payloads and the
-	// key timing differ; the turns are the same.
+	// Look is the CLI the session looks like: LookClaude (the default),
+	// LookCodex or LookCopilot. Only the screen, the commands, the hook
+	// payloads and the keys differ; the turns are the same.
 	Look string
 
 	Seed    int64  // seeds verbs, tips and ids; 0 picks a random seed
@@ -110,8 +110,8 @@ func (o Options) validate() error {
 			return fmt.Errorf("--%s must not be negative, got %s", d.name, d.v)
 		}
 	}
-	if o.Look != LookClaude && o.Look != LookCodex {
-		return fmt.Errorf("--look must be %s or %s, got %q", LookClaude, LookCodex, o.Look)
+	if o.Look != LookClaude && o.Look != LookCodex && o.Look != LookCopilot {
+		return fmt.Errorf("--look must be %s, %s or %s, got %q", LookClaude, LookCodex, LookCopilot, o.Look)
 	}
 	return nil
 }
@@ -131,7 +131,7 @@ func parseArgs(args []string, stderr io.Writer) (Options, error) {
 	fs.DurationVar(&o.PermissionNotify, "permission-notify", DefaultPermissionNotify, "unanswered dialog time before Notification permission_prompt")
 	fs.DurationVar(&o.AgentTime, "agent-time", DefaultAgentTime, "how long the background agent runs")
 	fs.DurationVar(&o.LimitReset, "limit-reset", DefaultLimitReset, "how far ahead a usage limit resets")
-	fs.StringVar(&o.Look, "look", "", "the CLI to look like: claude (the default) or codex")
+	fs.StringVar(&o.Look, "look", "", "the CLI to look like: claude (the default), codex or copilot")
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for verbs, tips and ids (0: random)")
 	fs.StringVar(&o.LogPath, "log", "", "append input events and turn boundaries to this file as JSON lines")
 	fs.StringVar(&o.HookCmd, "hook-cmd", "", "shell command to run for each hook event, with the payload on stdin")

@@ -22,6 +22,12 @@ func (m *model) promptInput(ev inputEvent, now time.Time) {
 			m.cx.burstAt = now
 			return
 		}
+		if m.copilot() && ev.key == keyEnter && m.cp.read.paste() {
+			// Copilot drops the CR of a paste; it is logged as Codex's
+			// newline is, an Enter taken into a paste.
+			m.record(now, LogEntry{Kind: LogKey, Key: keyEnter, Text: "\n"})
+			return
+		}
 		if ev.key == keyEnter && m.submittable() != "" {
 			m.submit(m.submittable(), now)
 			return
@@ -40,6 +46,9 @@ func (m *model) typeText(s string) {
 func (m *model) promptKey(key string, now time.Time) {
 	if key != keyCtrlC {
 		m.ctrlCUntil = time.Time{}
+	}
+	if m.copilot() && m.copilotKey(key, now) {
+		return
 	}
 	switch key {
 	case keyNewline:
@@ -135,10 +144,10 @@ func (m *model) submit(text string, now time.Time) {
 	m.idleNotifyAt = time.Time{}
 	if m.turn != nil {
 		m.record(now, LogEntry{Kind: LogQueued, Text: text})
-		m.queue = append(m.queue, queuedPrompt{text: text})
+		m.queue = append(m.queue, queuedPrompt{text: text, at: now})
 		// Claude fires UserPromptSubmit for a queued prompt when it is
 		// queued, Codex when it runs.
-		if !m.codex() {
+		if m.claude() {
 			m.hookUserPromptSubmit(newUUID(m.rng), text)
 		}
 		return
@@ -148,12 +157,16 @@ func (m *model) submit(text string, now time.Time) {
 }
 
 // startPrompt runs a prompt or slash command now. announce fires
-// UserPromptSubmit (queued prompts fired it when they were queued).
+// UserPromptSubmit (Claude's queued prompts fired it when they were queued).
 func (m *model) startPrompt(text string, announce bool, now time.Time) {
 	m.noticeUntil = time.Time{}
 	m.idleNotifyAt = time.Time{}
-	if m.codex() {
+	switch {
+	case m.codex():
 		m.codexStartPrompt(text, announce, now)
+		return
+	case m.copilot():
+		m.copilotStartPrompt(text, announce, now)
 		return
 	}
 	switch firstWord(text) {
@@ -217,7 +230,7 @@ func (m *model) startQueued(now time.Time) {
 		texts = append(texts, q.text)
 	}
 	m.queue = keep
-	m.startPrompt(strings.Join(texts, "\n"), m.codex(), now)
+	m.startPrompt(strings.Join(texts, "\n"), !m.claude(), now)
 }
 
 // slashCommand is one entry of the menu that typing "/" opens.

@@ -14,8 +14,11 @@ import (
 // top of the transcript scrolls away. A dialog replaces the prompt box and
 // follows the transcript.
 func (m *model) render(now time.Time, width, height int) []string {
-	if m.codex() {
+	switch {
+	case m.codex():
 		return m.renderCodex(now, width, height)
+	case m.copilot():
+		return m.renderCopilot(now, width, height)
 	}
 	top := m.topRows(width)
 	if m.dialog != nil {

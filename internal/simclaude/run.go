@@ -38,7 +38,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	hooks := newHookRunner(opts.HookCmd, opts.Cwd)
+	hooks := newHookRunner(opts.HookCmd, opts.Cwd, opts.Look)
 	hooks.Start()
 
 	a := &app{opts: opts, term: term, log: log, hooks: hooks, model: newModel(opts)}
@@ -145,9 +145,7 @@ func (a *app) startReader() (chunks <-chan []byte, errs <-chan error, stop func(
 // starts holding bytes back.
 func (a *app) feed(events []inputEvent) {
 	now := time.Now()
-	for _, ev := range events {
-		a.model.onInput(ev, now)
-	}
+	a.model.onRead(events, now)
 	switch {
 	case !a.dec.pending():
 		a.escAt = time.Time{}
@@ -189,7 +187,7 @@ func (a *app) signal(now time.Time) error {
 func (a *app) drain() error {
 	m := a.model
 	for _, p := range m.payloads {
-		a.hooks.Enqueue(p)
+		a.hooks.Enqueue(p.arg, p.payload)
 	}
 	m.payloads = m.payloads[:0]
 	for _, e := range m.logs {
@@ -252,12 +250,12 @@ func Main(args []string, stdin, stdout *os.File) int {
 }
 
 // runAs makes the process run under the name of the CLI it looks like
-// ("claude", "codex"), as the real one does: codeman types only into a
+// ("claude", "codex", "copilot"), as the real one does: codeman types only into a
 // pane whose foreground program is the agent, and tmux names it by
 // argv[0]. A process under another name execs itself again with that
 // name; the environment and arguments stay.
 func runAs(look string) error {
-	name := look // LookClaude and LookCodex are the CLIs' program names
+	name := look // the looks are the CLIs' program names
 	if name == "" {
 		name = LookClaude
 	}

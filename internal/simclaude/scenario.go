@@ -58,6 +58,9 @@ func pickScenario(prompt string, limited bool) scenario {
 // scenarioSteps is the script of a turn.
 func (m *model) scenarioSteps(s scenario, prompt string) []step {
 	w := m.cfg.Work
+	if m.copilot() {
+		return m.copilotSteps(m.copilotScenario(s), prompt)
+	}
 	if m.codex() {
 		s = codexScenario(s)
 	}

@@ -21,6 +21,7 @@ type sim struct {
 	m     *model
 	now   time.Time
 	hooks []object   // every payload so far
+	args  []string   // the hook command's argument for each
 	logs  []LogEntry // every log entry so far
 }
 
@@ -56,13 +57,20 @@ func (s *sim) at(d time.Duration) {
 func (s *sim) after(d time.Duration) { s.at(s.now.Sub(t0) + d) }
 
 func (s *sim) collect() {
-	s.hooks = append(s.hooks, s.m.payloads...)
+	for _, p := range s.m.payloads {
+		s.hooks = append(s.hooks, p.payload)
+		s.args = append(s.args, p.arg)
+	}
 	s.logs = append(s.logs, s.m.logs...)
 	s.m.payloads, s.m.logs = nil, nil
 }
 
-func (s *sim) input(ev inputEvent) {
-	s.m.onInput(ev, s.now)
+// input delivers one event as a read of its own.
+func (s *sim) input(ev inputEvent) { s.read(ev) }
+
+// read delivers events as one read of the terminal.
+func (s *sim) read(events ...inputEvent) {
+	s.m.onRead(events, s.now)
 	s.m.advance(s.now)
 	s.collect()
 }

@@ -74,6 +74,7 @@ func (m *model) runDueStep(now time.Time) bool {
 	}
 	// Steps run at their scheduled time, so a late loop does not stretch
 	// the turn's duration or shift the timers it arms.
+	m.cp.now = at
 	s.run(m, at)
 	return true
 }
@@ -86,7 +87,7 @@ func (m *model) endTurn(outcome string, now time.Time) {
 	m.dialog = nil
 	switch outcome {
 	case OutcomeDone, OutcomeWaiting, OutcomeError, OutcomeLimit, OutcomeCompacted:
-		if !m.codex() { // Codex has no Notification event
+		if m.claude() { // Codex has no Notification event, Copilot none for idle
 			m.idleNotifyAt = now.Add(m.cfg.IdleNotify)
 		}
 	}
@@ -131,6 +132,10 @@ func replySteps(after time.Duration, lines ...string) []step {
 // streamLine shows one more line of the reply; while text streams the
 // spinner row is gone and only the footer says the turn is busy.
 func (m *model) streamLine(s string) {
+	if m.copilot() {
+		m.copilotStream(s)
+		return
+	}
 	t := m.turn
 	t.streaming = true
 	t.reply = append(t.reply, s)
@@ -158,11 +163,13 @@ func (m *model) newReply() {
 func finishTurn(m *model, now time.Time) {
 	m.endRequest("completed", "")
 	m.hookStop(strings.Join(m.turn.reply, "\n"), nil)
-	if m.codex() {
+	switch {
+	case m.codex():
 		m.items = append(m.items, codexCompletion(now.Sub(m.turn.started), now))
 		m.bell()
 		m.signal("done", "")
-	} else {
+	case m.copilot(): // nothing marks the end but the idle row
+	default:
 		m.items = append(m.items, completionItem(m.completionVerb(), now.Sub(m.turn.started), now))
 	}
 	m.endTurn(OutcomeDone, now)
