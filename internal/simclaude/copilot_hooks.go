@@ -43,6 +43,7 @@ func (m *model) copilotStop() {
 
 // copilotExit ends every open session as Copilot leaves.
 func (m *model) copilotExit() {
+	m.cp.ended = append([]string(nil), m.cp.open...)
 	for len(m.cp.open) > 0 {
 		m.copilotEndSession(m.cp.open[0])
 	}

@@ -35,6 +35,7 @@ type copilotState struct {
 	sessionOpen bool     // sessionStart fired: with a session's first prompt
 	source      string   // sessionStart source of the next session
 	open        []string // sessions sessionStart opened that no sessionEnd closed
+	ended       []string // the sessions the exit ended, to resume
 	titled      string   // the session's first prompt, named in the title
 	escAt       time.Time
 	bytes       int  // reply bytes streamed this turn
@@ -296,19 +297,27 @@ func (m *model) copilotCompact(command string, now time.Time) {
 
 // copilotExitNote is the summary Copilot prints as it leaves.
 func (m *model) copilotExitNote() string {
-	rows := [][2]string{
-		{"Changes", "+0 -0"},
-		{"Duration", FormatDuration(m.cp.now.Sub(m.cp.started))},
-		{"Resume", "copilot --resume=" + m.session},
-		{"", ""},
+	rows := [][2]string{{"Changes", "+0 -0"}, {"Duration", FormatDuration(m.cp.now.Sub(m.cp.started))}}
+	ids := m.cp.ended
+	if len(ids) == 0 {
+		ids = []string{m.session}
+	}
+	for i, id := range ids {
+		resume := "copilot --resume=" + id
+		if len(ids) > 1 {
+			resume = fmt.Sprintf("%d) %s", i+1, resume)
+		}
+		rows = append(rows, [2]string{"Resume", resume})
 	}
 	var b strings.Builder
 	b.WriteString("\n\n")
-	for i, r := range rows {
-		logo := copilotLogo[i][0]
-		row := logo + strings.Repeat(" ", 11-len([]rune(logo)))
-		if r[0] != "" {
-			row += fmt.Sprintf("%-11s%s", r[0], r[1])
+	for i := range max(len(rows), len(copilotLogo)) {
+		row := ""
+		if i < len(copilotLogo) {
+			row = copilotLogo[i][0]
+		}
+		if i < len(rows) {
+			row += strings.Repeat(" ", 11-len([]rune(row))) + fmt.Sprintf("%-11s%s", rows[i][0], rows[i][1])
 		}
 		b.WriteString(row + "\n")
 	}
