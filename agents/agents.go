@@ -114,7 +114,7 @@ var list = []Info{
 		// The native binary; started through npm's shim, the pane shows
 		// node, and the screen tells.
 		Programs:     []string{"copilot"},
-		Check:        aicheck.ClaudeCode,
+		Check:        aicheck.Copilot,
 		UpdatePrompt: copilotUpdatePrompt,
 		Release: Release{
 			Tested:   []string{"1.0.102"},
@@ -122,6 +122,9 @@ var list = []Info{
 			Version:  copilotVersion,
 			Optional: true,
 		},
+		// Copilot's plan approval comes only in plan mode, which a
+		// person enters: an ordinary turn.
+		Sim: Sim{Look: simclaude.LookCopilot, Prompt: "add a greeting to the project, then build it", Ready: "open sidebar"},
 	},
 }
 
