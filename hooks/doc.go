@@ -7,7 +7,10 @@
 //     shares) and removes them again, keeping every other key and every
 //     hook of the user's as it was. Each agent's installer (Installer:
 //     agents/claude/claudehooks, agents/codex/codexhooks) runs it on its
-//     own files with its own events;
+//     own files with its own events; the GitHub Copilot CLI's
+//     (agents/copilot/copilothooks), whose hooks file has another shape,
+//     uses its parts: the lock, the compare-and-swap (EditedFile) and the
+//     raw JSON members (rawjson.go);
 //   - the hook handler behind codeman-hook and `codeman hook`, whose marker
 //     protocol lives in the subpackage spool: Claude Code runs it for every
 //     hook event with the event's JSON on stdin; it finds its pane from the

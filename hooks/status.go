@@ -3,6 +3,7 @@ package hooks
 import (
 	"fmt"
 	"os"
+	"slices"
 )
 
 // StatusReport says where and how codeman's hooks are installed.
@@ -31,6 +32,22 @@ type InstalledEntry struct {
 	// InstallOptions; an entry of `codeman hook` that install would turn
 	// into codeman-hook is current and outdated.
 	Current bool
+}
+
+// Programs sorts the programs codeman's entries run that are not as they
+// should be: broken ones are no executable, other ones are executables
+// that are not the binary or handler the status was read for. Each is
+// listed once, in file order.
+func (r StatusReport) Programs() (broken, other []string) {
+	for _, e := range r.Installed {
+		switch {
+		case !e.Executable && !slices.Contains(broken, e.Program):
+			broken = append(broken, e.Program)
+		case e.Executable && !e.Current && !slices.Contains(other, e.Program):
+			other = append(other, e.Program)
+		}
+	}
+	return broken, other
 }
 
 // UpToDate reports whether Install would change nothing.
@@ -87,6 +104,13 @@ func (rep *StatusReport) fill(e *edit, opts InstallOptions) {
 	for _, f := range e.found {
 		rep.Installed = append(rep.Installed, inspect(f, opts.Binary, opts.Handler))
 	}
+}
+
+// InspectCommand is what Status reports of a hook of codeman's found in
+// another agent's file: the program its command runs, whether that is an
+// executable, and whether it is one of ours (the binary, the handler).
+func InspectCommand(e Entry, command string, ours ...string) InstalledEntry {
+	return inspect(foundHook{Entry: e, Command: command}, ours...)
 }
 
 func inspect(f foundHook, ours ...string) InstalledEntry {

@@ -3,7 +3,6 @@ package claudehooks
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -150,15 +149,7 @@ func findingOf(st hooks.StatusReport, err error, binary string) hooks.Finding {
 			Message: "not installed in " + st.SettingsPath + ": codeman sees a turn's end from the screen alone, later and with less certainty",
 			Fix:     installHooks}
 	}
-	var broken, other []string
-	for _, e := range st.Installed {
-		switch {
-		case !e.Executable && !slices.Contains(broken, e.Program):
-			broken = append(broken, e.Program)
-		case e.Executable && !e.Current && !slices.Contains(other, e.Program):
-			other = append(other, e.Program)
-		}
-	}
+	broken, other := st.Programs()
 	switch {
 	case len(broken) > 0:
 		return hooks.Finding{Name: name, Level: hooks.LevelError,
