@@ -21,6 +21,7 @@ import (
 	"github.com/codeman-dev/codeman/agents/codex"
 	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 	"github.com/codeman-dev/codeman/agents/copilot"
+	"github.com/codeman-dev/codeman/agents/copilot/copilothooks"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
@@ -113,9 +114,13 @@ var list = []Info{
 		New:   func([]respawn.PatternSpec) (respawn.Agent, error) { return copilot.New(), nil },
 		// The native binary; started through npm's shim, the pane shows
 		// node, and the screen tells.
-		Programs:     []string{"copilot"},
+		Programs: []string{"copilot"},
+		// No send pause: Copilot takes an Enter of its own read as a
+		// submit however soon it follows the text; only one in the same
+		// read as 32 characters or more is part of a paste.
 		Check:        aicheck.Copilot,
 		UpdatePrompt: copilotUpdatePrompt,
+		Hooks:        copilothooks.Installer{},
 		Release: Release{
 			Tested:   []string{"1.0.102"},
 			Package:  "@github/copilot",

@@ -108,12 +108,29 @@ func permissionQuestion(rows []string) string {
 	return ""
 }
 
-// decideFooter reads the state row under the box.
+// decideFooter reads the state row under the box, and says when Copilot
+// runs in Autopilot mode, where it answers its own questions and
+// permission prompts: codeman adds no answer of its own either way.
 func (c *classifier) decideFooter() {
 	if isWorkingRow(c.l.footer) {
 		c.f.Working = true
 		c.evidence("status_row", c.l.footer)
 	}
+	if footerMode(c.l.footer) == "Autopilot" {
+		c.evidence("autopilot", "Copilot answers its own questions and permission prompts in Autopilot mode")
+	}
+}
+
+// footerMode returns the execution mode an idle footer names
+// ("Interactive", "Plan", "Autopilot"), "" when it names none.
+func footerMode(footer string) string {
+	footer = strings.TrimPrefix(footer, "← open sidebar · ")
+	mode, _, _ := strings.Cut(footer, " · ")
+	switch mode {
+	case "Interactive", "Plan", "Autopilot":
+		return mode
+	}
+	return ""
 }
 
 // decideBare reads a screen with neither box nor dialog: another view

@@ -122,3 +122,19 @@ func TestClassify_RecordedScreens(t *testing.T) {
 		})
 	}
 }
+
+// Autopilot mode, where Copilot answers its own questions and permission
+// prompts, is said among the evidence; the other modes are not.
+func TestClassify_AutopilotSaid(t *testing.T) {
+	for name, want := range map[string]bool{"autopilot-mode": true, "plan-mode": false, "idle": false} {
+		f := copilot.New().Classify(screen(t, name))
+		said := false
+		for _, e := range f.Evidence {
+			said = said || strings.HasPrefix(e, "autopilot: ")
+		}
+		if said != want {
+			t.Errorf("%s: autopilot said %v, want %v (evidence %q)", name, said, want, f.Evidence)
+		}
+	}
+}
+

@@ -143,12 +143,8 @@ func isFooter(row string) bool {
 	if _, hint, ok := strings.Cut(row, " again to "); ok && hint != "" {
 		return strings.HasPrefix(row, "esc ") || strings.HasPrefix(row, "ctrl+c ")
 	}
-	mode, rest, _ := strings.Cut(row, " · ")
-	switch mode {
-	case "Interactive", "Plan", "Autopilot":
-		return strings.HasPrefix(rest, "Manual Approval") || strings.HasPrefix(rest, "Allow All")
-	}
-	return false
+	_, rest, _ := strings.Cut(row, " · ")
+	return footerMode(row) != "" && (strings.HasPrefix(rest, "Manual Approval") || strings.HasPrefix(rest, "Allow All"))
 }
 
 // input returns the prompt box's text, "" when it is empty. A slash
