@@ -137,4 +137,3 @@ func TestClassify_AutopilotSaid(t *testing.T) {
 		}
 	}
 }
-
