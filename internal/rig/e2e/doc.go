@@ -37,6 +37,17 @@
 // sign of a turn while its reply streams. They skip without the CLI
 // (install it with scripts/install-codex.sh or set CODEMAN_E2E_CODEX).
 //
+// The Copilot scenarios run the real GitHub Copilot CLI
+// (copilottest.FindCopilot) against fakeopenai in BYOK mode, with
+// Copilot's own hook calls recorded by copilottest; codeman reads only
+// the screen and the output stream, as it installs no hooks into Copilot
+// yet: a full cycle after a turn that streams slowly and runs a command
+// the session allows (--allow-tool; the update prompt naming
+// .github/copilot-instructions.md, /clear, /init, the kickstart prompt); a
+// permission prompt left alone and raised as a need; an API error waited
+// out for api_error_backoff and resumed once. They skip without the CLI
+// (install it with scripts/install-copilot.sh or set CODEMAN_E2E_COPILOT).
+//
 // The screen scenarios (TestScreen_*, -run Screen) run both full cycles
 // again with the CLI in a window of a GNU screen session, the screen on
 // PATH with a SCREENDIR of the test binary's own, and codeman attached to
@@ -57,6 +68,6 @@
 //
 // The package has no code outside its tests and nothing may import it. Its
 // tests import the daemon, hooks and respawn packages and the test helpers
-// claudetest, codextest, fakeapi and fakeopenai; they must not reach into
+// claudetest, codextest, copilottest, fakeapi and fakeopenai; they must not reach into
 // codeman's internals beyond those packages' exported API.
 package e2e
