@@ -40,7 +40,13 @@ func facts(f respawn.ScreenFacts) string {
 
 func recordedScreen(t *testing.T, situation string) respawn.Screen {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "agents", "codex", "testdata", "screens", "v0.171.0-"+situation+".txt"))
+	return screenOf(t, filepath.Join("..", "..", "agents", "codex", "testdata", "screens", "v0.171.0-"+situation+".txt"))
+}
+
+// screenOf reads a recorded 200-column screen.
+func screenOf(t *testing.T, path string) respawn.Screen {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

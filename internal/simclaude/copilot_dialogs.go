@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The Copilot look's dialogs: the shell and file-write permission prompts,
@@ -245,8 +247,13 @@ func (m *model) copilotPlanChosen(option int, now time.Time) {
 	if option == 2 {
 		result, reply = "Exited plan mode.", "I left the plan unrun."
 	}
+	// The arguments are cut to keep the result on the row of the
+	// recordings' width.
+	took := copilotSeconds(now.Sub(m.cp.toolAt))
+	room := DefaultCols - 2 - ansi.StringWidth(" ● Plan ready for review  "+result+" "+took)
+	args := ansi.Truncate(m.copilotPlanLine(), room, "…")
 	m.items[m.turn.toolItem] = item{lines: []line{
-		copilotTool(fg(copilotGreen, "●"), "Plan ready for review", m.copilotPlanLine(), " "+result, copilotSeconds(now.Sub(m.cp.toolAt))),
+		copilotTool(fg(copilotGreen, "●"), "Plan ready for review", args, " "+result, took),
 	}}
 	m.emitCopilot("postToolUse", field{"toolName", copilotToolPlan}, field{"toolArgs", m.turn.tool.input},
 		field{"toolResult", object{{"resultType", "success"}, {"textResultForLlm", result}}})

@@ -125,4 +125,4 @@ const copilotInitPrompt = "Analyze this codebase and create a .github/copilot-in
 	"Start by exploring the repository structure."
 
 // /init's patch adds these lines (on screen only; no file is touched).
-var copilotInstructionLines = []string{"# Copilot instructions", "", "Run `go test ./...` to test.", ""}
+var copilotInstructionLines = []string{"# Copilot instructions", "", "Run `make test` to test.", ""}

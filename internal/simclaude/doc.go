@@ -26,6 +26,25 @@
 // logged as a key "enter" with the text "\n". Its screens are checked
 // against the recorded ones of agents/codex/testdata/screens.
 //
+// With LookCopilot (--look copilot) it draws the GitHub Copilot CLI
+// 1.0.102: the tab bar, the transcript (" ❯ " echoes with their time,
+// " ● " replies run together, " $ Shell" tool rows), the working
+// directory, the "❯" box between two rules and the last row that says the
+// state ("← open sidebar · Interactive · …", "◎ Working … esc esc
+// interrupt", the glyph cycling), the shell and file-write permission
+// prompts, the ask_user form, the plan approval (the model presents a
+// plan only in plan mode, Shift+Tab), the retried failures, /clear, /new,
+// /compact, an /init that asks before writing
+// .github/copilot-instructions.md, and the exit summary. Its hooks are
+// Copilot's camelCase ones, each run as the hook command with the
+// event's name as its argument. One read of 32 characters or more, a CR
+// counting, or with a newline is a paste there: its CR is dropped, logged
+// as a key "enter" with the text "\n" as Codex's newline is. An Esc arms
+// the interrupt and a second within a second does it. "limit" ends a
+// turn on the 429 of a usage limit, which names no reset; "background"
+// is an ordinary turn. Its screens are
+// checked against agents/copilot/testdata/screens.
+//
 // # Use
 //
 // A test binary runs it by dispatching from TestMain, then starts itself in

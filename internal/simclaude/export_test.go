@@ -12,3 +12,12 @@ func CodexSituations(t *testing.T) map[string][]string {
 	}
 	return out
 }
+
+// CopilotSituations does the same for the Copilot look.
+func CopilotSituations(t *testing.T) map[string][]string {
+	out := map[string][]string{}
+	for _, c := range copilotSituations(t) {
+		out[c.name] = c.screen
+	}
+	return out
+}
