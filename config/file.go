@@ -75,6 +75,9 @@ type Checks struct {
 	// CodexPath is the codex binary the AI checks of Codex panes run; ""
 	// searches PATH.
 	CodexPath string `toml:"codex_path"`
+	// CopilotPath is the copilot binary the AI checks of GitHub Copilot
+	// CLI panes run; "" searches PATH.
+	CopilotPath string `toml:"copilot_path"`
 	// MaxConcurrent bounds the AI checks running at once in the daemon,
 	// 1..16. Default 2.
 	MaxConcurrent int `toml:"max_concurrent"`
