@@ -3,6 +3,7 @@ package copilothooks
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -169,7 +170,7 @@ func printWarnings(w io.Writer, st StatusReport) {
 		fmt.Fprintf(w, "  but %s sets disableAllHooks: Copilot runs no hooks, codeman's included; remove that key to turn them on\n", path)
 	}
 	for _, e := range st.Elsewhere {
-		fmt.Fprintf(w, "  codeman's hooks are also in %s (%s): Copilot runs them as well, so each such event reaches codeman more than once; remove them there\n", e.Path, hooks.EntryList(e.Entries))
+		fmt.Fprintf(w, "  codeman's hooks are also in %s (%s): Copilot runs them as well, so each such event reaches codeman more than once; %s\n", e.Path, hooks.EntryList(e.Entries), e.fix())
 	}
 	for _, u := range st.Unread {
 		fmt.Fprintf(w, "  could not read %s\n", u)
@@ -225,7 +226,7 @@ func findings(st StatusReport, err error, binary string) []hooks.Finding {
 	for _, e := range st.Elsewhere {
 		out = append(out, hooks.Finding{Name: findingName, Level: hooks.LevelWarn,
 			Message: fmt.Sprintf("copies of codeman's hooks in %s (%s): Copilot runs them besides %s, so each such event reaches codeman more than once", e.Path, hooks.EntryList(e.Entries), st.Path),
-			Fix:     "remove codeman's hooks from " + e.Path + " (codeman hooks install writes only " + st.Path + ")"})
+			Fix:     e.fix() + " (codeman hooks install writes only " + st.Path + ")"})
 	}
 	for _, u := range st.Unread {
 		out = append(out, hooks.Finding{Name: findingName, Level: hooks.LevelNote,
@@ -264,4 +265,17 @@ func findingOf(st StatusReport, err error, binary string) hooks.Finding {
 			Fix:     installHooks}
 	}
 	return hooks.Finding{Name: findingName, Level: hooks.LevelOK, Message: "installed in " + st.Path + ", running this binary"}
+}
+
+// fix says how to get rid of copies of codeman's hooks in e: another
+// install's file of codeman's (the user's beside a repository's) goes
+// with its uninstall; anything else is the person's to edit.
+func (e Elsewhere) fix() string {
+	if filepath.Base(e.Path) != FileName {
+		return "remove codeman's hooks from " + e.Path
+	}
+	if dir, ok := strings.CutSuffix(e.Path, "/.github/hooks/"+FileName); ok {
+		return "keep one install: codeman hooks uninstall --agent copilot --project " + hooks.ShellQuote(dir) + ", or this one"
+	}
+	return "keep one install: codeman hooks uninstall --agent copilot removes the user's, or uninstall this one"
 }

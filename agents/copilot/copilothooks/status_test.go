@@ -71,7 +71,8 @@ func TestStatus_ProjectBesideUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := copilothooks.ProjectHooksPath(repo)
-	for _, want := range []string{"codeman hooks installed in " + path, "only once the folder is trusted", "also in " + in.path()} {
+	for _, want := range []string{"codeman hooks installed in " + path, "only once the folder is trusted", "also in " + in.path(),
+		"keep one install: codeman hooks uninstall --agent copilot removes the user's"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("install output lacks %q:\n%s", want, out.String())
 		}
