@@ -28,12 +28,7 @@ var scenarios = []string{
 func loadCast(t testing.TB, scenario string) *replay.Cast {
 	t.Helper()
 	path := filepath.Join(fixtures, scenario+"-"+version+".cast")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	c, err := replay.Read(f, filepath.Base(path))
+	c, err := replay.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

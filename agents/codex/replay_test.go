@@ -2,7 +2,6 @@ package codex_test
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 
@@ -40,9 +39,9 @@ var hookSets = []hookSet{
 
 // replayed is a recording run through the core.
 type replayed struct {
-	timeline []replay.Entry
-	hooks    map[string][]float64
-	end      float64 // the recording's last output
+	replay.Timeline
+	hooks map[string][]float64
+	end   float64 // the recording's last output
 }
 
 func replayCast(t *testing.T, scenario string, hs hookSet) replayed {
@@ -54,7 +53,7 @@ func replayCast(t *testing.T, scenario string, hs hookSet) replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := replayed{timeline: tl, hooks: c.HookTimes()}
+	r := replayed{Timeline: tl, hooks: c.HookTimes()}
 	for _, ev := range c.Events {
 		if ev.Kind == "o" {
 			r.end = ev.Time
@@ -76,33 +75,6 @@ func forEachHookSet(t *testing.T, scenario string, check func(t *testing.T, r re
 	}
 }
 
-func (r replayed) sends() []replay.Entry {
-	var out []replay.Entry
-	for _, e := range r.timeline {
-		if e.Event == "send" {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// find returns the first entry whose reason holds substr.
-func (r replayed) find(substr string) (replay.Entry, bool) {
-	i := slices.IndexFunc(r.timeline, func(e replay.Entry) bool { return strings.Contains(e.Reason, substr) })
-	if i < 0 {
-		return replay.Entry{}, false
-	}
-	return r.timeline[i], true
-}
-
-func (r replayed) String() string {
-	var b strings.Builder
-	for _, e := range r.timeline {
-		b.WriteString(e.String() + "\n")
-	}
-	return b.String()
-}
-
 var confirm = respawn.DefaultConfig().CompletionConfirm.Seconds()
 
 // A turn ends: idle is confirmed after the turn's end and its silence,
@@ -110,11 +82,11 @@ var confirm = respawn.DefaultConfig().CompletionConfirm.Seconds()
 func TestReplay_TurnEnds(t *testing.T) {
 	forEachHookSet(t, "turn-ends", func(t *testing.T, r replayed) {
 		stop := r.hooks["Stop"][0]
-		idle, ok := r.find("idle confirmed")
+		idle, ok := r.Find("idle confirmed")
 		if !ok || idle.T < r.end {
 			t.Fatalf("idle confirmed %v at %.3fs, want after the turn's last output at %.3fs", ok, idle.T, r.end)
 		}
-		sends := r.sends()
+		sends := r.Sends()
 		if len(sends) == 0 || sends[0].Step != respawn.StepUpdate || sends[0].T < stop+confirm {
 			t.Errorf("first send %+v, want the update prompt at least %.0fs after the turn's end at %.3fs", sends, confirm, stop)
 		}
@@ -126,12 +98,12 @@ func TestReplay_TurnEnds(t *testing.T) {
 func TestReplay_LongWork(t *testing.T) {
 	forEachHookSet(t, "long-work", func(t *testing.T, r replayed) {
 		stop := r.hooks["Stop"][0]
-		for _, e := range r.timeline {
+		for _, e := range r.Timeline {
 			if e.T < stop && (e.Event == "send" || e.To == respawn.ConfirmingIdle.String() || e.Event == "check" || e.Event == "veto") {
 				t.Errorf("at %.3fs, before the turn's end at %.3fs: %s", e.T, stop, e)
 			}
 		}
-		if sends := r.sends(); len(sends) == 0 || sends[0].T < stop+confirm {
+		if sends := r.Sends(); len(sends) == 0 || sends[0].T < stop+confirm {
 			t.Errorf("sends %+v, want the first at least %.0fs after %.3fs", sends, confirm, stop)
 		}
 	})
@@ -141,10 +113,10 @@ func TestReplay_LongWork(t *testing.T) {
 // and a person is asked for.
 func TestReplay_Approval(t *testing.T) {
 	forEachHookSet(t, "approval", func(t *testing.T, r replayed) {
-		if sends := r.sends(); len(sends) != 0 {
+		if sends := r.Sends(); len(sends) != 0 {
 			t.Errorf("sends %+v, want none", sends)
 		}
-		if _, ok := r.find("needs a person: permission"); !ok {
+		if _, ok := r.Find("needs a person: permission"); !ok {
 			t.Error("no permission need raised")
 		}
 	})
@@ -179,11 +151,11 @@ func TestReplay_ApprovalBlinking(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := replayed{timeline: tl}
-			if sends := r.sends(); len(sends) != 0 {
+			r := replayed{Timeline: tl}
+			if sends := r.Sends(); len(sends) != 0 {
 				t.Errorf("sends %+v, want none", sends)
 			}
-			if need, ok := r.find("needs a person: permission"); !ok || need.T > end {
+			if need, ok := r.Find("needs a person: permission"); !ok || need.T > end {
 				t.Errorf("permission need at %.1fs (raised %t), want one while the prompt blinks, before %.1fs\n%s", need.T, ok, end, r)
 			}
 		})
@@ -197,22 +169,22 @@ func TestReplay_ApprovalBlinking(t *testing.T) {
 // switch the model.
 func TestReplay_UsageLimits(t *testing.T) {
 	forEachHookSet(t, "usage-limit", func(t *testing.T, r replayed) {
-		if sends := r.sends(); len(sends) != 0 {
+		if sends := r.Sends(); len(sends) != 0 {
 			t.Errorf("sends %+v, want none", sends)
 		}
-		if _, ok := r.find("needs a person: menu"); !ok {
+		if _, ok := r.Find("needs a person: menu"); !ok {
 			t.Error("no need raised for the model menu")
 		}
-		wait, ok := r.find("waiting out usage limit until 21:13:00: " + usageLimit5h)
+		wait, ok := r.Find("waiting out usage limit until 21:13:00: " + usageLimit5h)
 		if !ok || wait.Event != "wait" {
 			t.Error("no usage-limit wait until the reset at 21:12 and the margin")
 		}
 	})
 	forEachHookSet(t, "weekly-limit", func(t *testing.T, r replayed) {
-		if sends := r.sends(); len(sends) != 0 {
+		if sends := r.Sends(); len(sends) != 0 {
 			t.Errorf("sends %+v, want none", sends)
 		}
-		if _, ok := r.find("needs a person: menu: usage limit menu: Approaching rate limits"); !ok {
+		if _, ok := r.Find("needs a person: menu: usage limit menu: Approaching rate limits"); !ok {
 			t.Error("no need raised for the model menu")
 		}
 	})
@@ -225,11 +197,11 @@ func TestReplay_APIErrors(t *testing.T) {
 	for _, scenario := range []string{"api-error", "overloaded", "rate-limit"} {
 		t.Run(scenario, func(t *testing.T) {
 			forEachHookSet(t, scenario, func(t *testing.T, r replayed) {
-				wait, ok := r.find("waiting out API error")
+				wait, ok := r.Find("waiting out API error")
 				if !ok {
 					t.Fatal("no API-error wait")
 				}
-				sends := r.sends()
+				sends := r.Sends()
 				if len(sends) == 0 || sends[0].T < wait.T+backoff || sends[0].Step != respawn.StepResume {
 					t.Errorf("first send %+v, want the resume prompt %.0fs after the wait began at %.3fs", sends, backoff, wait.T)
 				}
@@ -243,7 +215,7 @@ func TestReplay_APIErrors(t *testing.T) {
 func TestReplay_Interrupt(t *testing.T) {
 	forEachHookSet(t, "interrupt", func(t *testing.T, r replayed) {
 		interrupted := r.hooks["Interrupt"][0]
-		if sends := r.sends(); len(sends) > 0 && sends[0].T < interrupted+confirm {
+		if sends := r.Sends(); len(sends) > 0 && sends[0].T < interrupted+confirm {
 			t.Errorf("%s typed at %.3fs, %.1fs after the interrupt", sends[0].Step, sends[0].T, sends[0].T-interrupted)
 		}
 	})
@@ -257,7 +229,7 @@ func TestReplay_Commands(t *testing.T) {
 			forEachHookSet(t, scenario, func(t *testing.T, r replayed) {
 				stops := r.hooks["Stop"]
 				last := stops[len(stops)-1]
-				if sends := r.sends(); len(sends) == 0 || sends[0].T < last || sends[0].Step != respawn.StepUpdate {
+				if sends := r.Sends(); len(sends) == 0 || sends[0].T < last || sends[0].Step != respawn.StepUpdate {
 					t.Errorf("first send %+v, want the update prompt after the last turn's end at %.3fs", sends, last)
 				}
 			})
@@ -297,7 +269,7 @@ func TestReplay_ScreensAfterCommands(t *testing.T) {
 // Exit: Codex left; nothing is typed into the shell.
 func TestReplay_Exit(t *testing.T) {
 	forEachHookSet(t, "exit", func(t *testing.T, r replayed) {
-		if sends := r.sends(); len(sends) != 0 {
+		if sends := r.Sends(); len(sends) != 0 {
 			t.Errorf("sends %+v, want none", sends)
 		}
 	})
@@ -312,11 +284,11 @@ func TestReplay_UsageLimitWidths(t *testing.T) {
 		t.Run(width, func(t *testing.T) {
 			reset, _ := limitResetOf(t, width)
 			forEachHookSet(t, "usage-limit-"+width, func(t *testing.T, r replayed) {
-				if sends := r.sends(); len(sends) != 0 {
+				if sends := r.Sends(); len(sends) != 0 {
 					t.Errorf("sends %+v, want none", sends)
 				}
 				want := "waiting out usage limit until " + reset.Add(margin).Format("15:04:05") + ": You’ve hit your usage limit."
-				if wait, ok := r.find(want); !ok || wait.Event != "wait" {
+				if wait, ok := r.Find(want); !ok || wait.Event != "wait" {
 					t.Errorf("no decision %q", want)
 				}
 			})

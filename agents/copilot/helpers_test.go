@@ -1,7 +1,6 @@
 package copilot_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,12 +13,7 @@ var scenarios = []string{"api-error", "clear-init", "permission", "plan", "quest
 func loadCast(t testing.TB, scenario string) *replay.Cast {
 	t.Helper()
 	path := filepath.Join("testdata", scenario+"-"+version+".cast")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	c, err := replay.Read(f, filepath.Base(path))
+	c, err := replay.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

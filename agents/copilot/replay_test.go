@@ -3,7 +3,6 @@ package copilot_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/codeman-dev/codeman/agents/copilot"
@@ -25,9 +24,9 @@ var hookSets = []hookSet{{"hooks", hooks.InterpretPayload}, {"screen-only", nil}
 
 // replayed is a recording run through the core.
 type replayed struct {
-	timeline []replay.Entry
-	hooks    map[string][]float64
-	end      float64 // the recording's last output
+	replay.Timeline
+	hooks map[string][]float64
+	end   float64 // the recording's last output
 }
 
 func replayCast(t *testing.T, scenario string, hs hookSet) replayed {
@@ -39,7 +38,7 @@ func replayCast(t *testing.T, scenario string, hs hookSet) replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := replayed{timeline: tl, hooks: c.HookTimes()}
+	r := replayed{Timeline: tl, hooks: c.HookTimes()}
 	for _, ev := range c.Events {
 		if ev.Kind == "o" {
 			r.end = ev.Time
@@ -61,33 +60,6 @@ func forEachHookSet(t *testing.T, scenario string, check func(t *testing.T, r re
 	}
 }
 
-func (r replayed) sends() []replay.Entry {
-	var out []replay.Entry
-	for _, e := range r.timeline {
-		if e.Event == "send" {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// find returns the first entry whose reason holds substr.
-func (r replayed) find(substr string) (replay.Entry, bool) {
-	i := slices.IndexFunc(r.timeline, func(e replay.Entry) bool { return strings.Contains(e.Reason, substr) })
-	if i < 0 {
-		return replay.Entry{}, false
-	}
-	return r.timeline[i], true
-}
-
-func (r replayed) String() string {
-	var b strings.Builder
-	for _, e := range r.timeline {
-		b.WriteString(e.String() + "\n")
-	}
-	return b.String()
-}
-
 var confirm = respawn.DefaultConfig().CompletionConfirm.Seconds()
 
 // A slow turn: nothing is typed and idle is not considered while it
@@ -95,12 +67,12 @@ var confirm = respawn.DefaultConfig().CompletionConfirm.Seconds()
 func TestReplay_TurnEnds(t *testing.T) {
 	forEachHookSet(t, "turn-ends", func(t *testing.T, r replayed) {
 		prompt, stop := r.hooks["userPromptSubmitted"][0], r.hooks["agentStop"][0]
-		for _, e := range r.timeline {
+		for _, e := range r.Timeline {
 			if e.T > prompt && e.T < stop && (e.Event == "send" || e.To == respawn.ConfirmingIdle.String() || e.Event == "check") {
 				t.Errorf("at %.3fs, while the turn of %.3fs-%.3fs works: %s", e.T, prompt, stop, e)
 			}
 		}
-		sends := r.sends()
+		sends := r.Sends()
 		if len(sends) == 0 || sends[0].Step != respawn.StepUpdate || sends[0].T < stop+confirm {
 			t.Errorf("first send %+v, want the update prompt at least %.0fs after the turn's end at %.3fs", sends, confirm, stop)
 		}
@@ -122,11 +94,11 @@ func TestReplay_TurnEnds(t *testing.T) {
 // resume prompt is typed once, not a cycle into the failed turn.
 func TestReplay_APIError(t *testing.T) {
 	forEachHookSet(t, "api-error", func(t *testing.T, r replayed) {
-		wait, ok := r.find("waiting out API error")
+		wait, ok := r.Find("waiting out API error")
 		if !ok || wait.T < r.end-5 {
 			t.Fatalf("API error wait %+v, %v; want one after the failure row", wait, ok)
 		}
-		sends := r.sends()
+		sends := r.Sends()
 		if len(sends) == 0 || sends[0].Step != respawn.StepResume || sends[0].T <= wait.T {
 			t.Fatalf("sends %+v, want the resume prompt first, after the wait", sends)
 		}
@@ -142,10 +114,10 @@ func TestReplay_APIError(t *testing.T) {
 // nothing is typed in the recording's hour.
 func TestReplay_UsageLimit(t *testing.T) {
 	forEachHookSet(t, "usage-limit", func(t *testing.T, r replayed) {
-		if _, ok := r.find("waiting out usage limit"); !ok {
+		if _, ok := r.Find("waiting out usage limit"); !ok {
 			t.Error("no usage limit wait")
 		}
-		if sends := r.sends(); len(sends) != 0 {
+		if sends := r.Sends(); len(sends) != 0 {
 			t.Errorf("sends %+v, want none during the limit", sends)
 		}
 	})
@@ -174,7 +146,7 @@ func held(t *testing.T, scenario string, shown float64, hs hookSet) replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return replayed{timeline: tl, hooks: c.HookTimes(), end: events[len(events)-1].Time}
+	return replayed{Timeline: tl, hooks: c.HookTimes(), end: events[len(events)-1].Time}
 }
 
 // A permission prompt and a question are left alone, however long they
@@ -193,12 +165,12 @@ func TestReplay_DialogsHeld(t *testing.T) {
 		for _, hs := range hookSets {
 			t.Run(tc.scenario+"/"+hs.name, func(t *testing.T) {
 				r := held(t, tc.scenario, tc.shown, hs)
-				sends := r.sends()
+				sends := r.Sends()
 				if tc.need != "" {
 					if len(sends) != 0 {
 						t.Errorf("sends %+v, want none into the dialog", sends)
 					}
-					if _, ok := r.find(tc.need); !ok {
+					if _, ok := r.Find(tc.need); !ok {
 						t.Errorf("no %q", tc.need)
 					}
 				} else if len(sends) != 1 || sends[0].Key != respawn.KeyEnter || sends[0].Step != respawn.StepAutoAccept {

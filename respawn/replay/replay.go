@@ -76,7 +76,7 @@ type run struct {
 // Run replays c and returns the controller's timeline. AI checks are off:
 // there is no session to ask. A cast that Read would refuse, for its size
 // or its events' times, is refused here too.
-func Run(c *Cast, opts Options) ([]Entry, error) {
+func Run(c *Cast, opts Options) (Timeline, error) {
 	if opts.Agent == nil {
 		return nil, fmt.Errorf("%s: no agent to read the recording with (replay.Options.Agent is nil)", c.Name)
 	}
