@@ -35,6 +35,8 @@ func TestRecognize(t *testing.T) {
 	claude := screenFile(t, "claude/testdata/screens/12-idle-manual-mode-clean.txt")
 	codexIdle := screenFile(t, "codex/testdata/screens/v0.171.0-idle.txt")
 	codexWorking := screenFile(t, "codex/testdata/screens/v0.171.0-working.txt")
+	copilotIdle := screenFile(t, "copilot/testdata/screens/v1.0.102-idle.txt")
+	copilotWorking := screenFile(t, "copilot/testdata/screens/v1.0.102-working.txt")
 	blank := respawn.Screen{Lines: []string{"$ ls", "a b c", "$"}}
 	tests := []struct {
 		name, command string
@@ -48,6 +50,9 @@ func TestRecognize(t *testing.T) {
 		{"ClaudeScreen", "node", claude, "claude"},
 		{"CodexScreen", "node", codexIdle, "codex"},
 		{"CodexScreenWorking", "", codexWorking, "codex"},
+		{"CopilotProgram", "copilot", blank, "copilot"},
+		{"CopilotScreen", "node", copilotIdle, "copilot"},
+		{"CopilotScreenWorking", "", copilotWorking, "copilot"},
 		{"Shell", "bash", blank, ""},
 		{"Nothing", "", respawn.Screen{}, ""},
 	}
@@ -110,6 +115,10 @@ func TestUpdatePrompt(t *testing.T) {
 	if !strings.Contains(codex.UpdatePrompt, "AGENTS.md") || reader(t, codex).Command(respawn.StepInit) != "/init" {
 		t.Errorf("codex update prompt %q", codex.UpdatePrompt)
 	}
+	copilot, _ := agents.Lookup("copilot")
+	if !strings.Contains(copilot.UpdatePrompt, ".github/copilot-instructions.md") || reader(t, copilot).Command(respawn.StepClear) != "/clear" {
+		t.Errorf("copilot update prompt %q, clear %q", copilot.UpdatePrompt, reader(t, copilot).Command(respawn.StepClear))
+	}
 	if !strings.Contains(respawn.DefaultUpdatePrompt, "CLAUDE.md") {
 		t.Errorf("the default update prompt %q no longer names CLAUDE.md", respawn.DefaultUpdatePrompt)
 	}
@@ -122,6 +131,8 @@ func TestWrongAgentSeesNoPromptBox(t *testing.T) {
 	screens := map[string][]string{
 		"claude": {"claude/testdata/screens/12-idle-manual-mode-clean.txt", "claude/testdata/screens/06-reply-done.txt"},
 		"codex":  {"codex/testdata/screens/v0.171.0-idle.txt", "codex/testdata/screens/v0.171.0-done.txt", "codex/testdata/screens/v0.171.0-turn-done.txt"},
+		"copilot": {"copilot/testdata/screens/v1.0.102-idle.txt", "copilot/testdata/screens/v1.0.102-done.txt",
+			"copilot/testdata/screens/v1.0.102-typed.txt"},
 	}
 	for _, a := range agents.List() {
 		for owner, paths := range screens {

@@ -366,11 +366,36 @@ func (l *layout) findBox() {
 			continue
 		}
 		if below > r+1 && isInputRow(l.rows[r+1]) {
+			if l.otherCLIUnder(below) {
+				return
+			}
 			l.box, l.boxTop, l.boxBottom = true, r, below
 			return
 		}
 		below = r
 	}
+}
+
+// otherCLIFooter begins the row another CLI draws under a box of the
+// same shape: the GitHub Copilot CLI's idle footer and its working row.
+// Claude Code draws neither, so a box over one is not Claude Code's, and
+// a pane attached as the wrong agent is not typed into as if it were.
+var otherCLIFooter = []string{"← open sidebar · ", "○ Working", "◎ Working", "◉ Working", "● Working"}
+
+// otherCLIUnder reports whether the first non-blank row under the rule
+// at r is another CLI's footer.
+func (l *layout) otherCLIUnder(r int) bool {
+	for _, row := range l.rows[r+1:] {
+		if t := strings.TrimSpace(row); t != "" {
+			for _, p := range otherCLIFooter {
+				if strings.HasPrefix(t, p) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 func (l *layout) lastNonBlank(k int) int {
