@@ -77,3 +77,18 @@ func Merge(base, over map[string]any) map[string]any {
 func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// deadProxy is a loopback port nothing listens on.
+const deadProxy = "http://127.0.0.1:9"
+
+// NoProxyEnv points every proxy variable, in both cases, at a loopback
+// port nothing listens on, except for loopback itself: a CLI under test
+// that tries to reach the network fails at once, and its fake API on
+// loopback still answers.
+func NoProxyEnv() []string {
+	return []string{
+		"HTTP_PROXY=" + deadProxy, "HTTPS_PROXY=" + deadProxy, "ALL_PROXY=" + deadProxy,
+		"http_proxy=" + deadProxy, "https_proxy=" + deadProxy, "all_proxy=" + deadProxy,
+		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
+	}
+}

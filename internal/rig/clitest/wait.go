@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/rig/fakeopenai"
 	"github.com/codeman-dev/codeman/internal/rig/fakeserver"
 	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
@@ -157,4 +158,14 @@ func Clip(text string, n int) string {
 func RequestLine(r fakeserver.Request, loopFlag string, loop bool) string {
 	return fmt.Sprintf("%s %s %s status=%d %s=%t title=%t %q",
 		r.At.Format("15:04:05.000"), r.Method, r.Path, r.Status, loopFlag, loop, r.Title, Clip(r.LastUserText, 80))
+}
+
+// APILog lists a fake OpenAI API's requests for a failed wait's dump, one
+// line each, oldest first (Config.APILog).
+func APILog(reqs []fakeopenai.Request) []string {
+	lines := make([]string, 0, len(reqs))
+	for _, r := range reqs {
+		lines = append(lines, RequestLine(r.Request, "tool_output", r.ToolOutput))
+	}
+	return lines
 }

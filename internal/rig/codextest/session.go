@@ -83,7 +83,7 @@ func NewSession(t testing.TB, opts Options) *Session {
 		s.api = fakeopenai.New(t)
 	}
 	s.Pane = clitest.NewPane(t, clitest.Config{
-		Pkg: "codextest", Program: "codex", EnterDelay: pasteEnterWindow, APILog: s.apiLog,
+		Pkg: "codextest", Program: "codex", EnterDelay: pasteEnterWindow, APILog: func() []string { return clitest.APILog(s.api.Requests()) },
 	})
 	s.codexHome = filepath.Join(s.Home(), ".codex")
 	if err := s.seed(opts); err != nil {
@@ -108,10 +108,6 @@ func NewSession(t testing.TB, opts Options) *Session {
 	return s
 }
 
-// deadProxy is a loopback port nothing listens on: every proxy variable
-// points there, so a request that is not for loopback fails at once.
-const deadProxy = "http://127.0.0.1:9"
-
 // codexEnv is what codex needs to run offline against the fake
 // (docs/codex.md).
 func (s *Session) codexEnv(opts Options) []string {
@@ -119,21 +115,9 @@ func (s *Session) codexEnv(opts Options) []string {
 		"HOME=" + s.Home(),
 		"CODEX_HOME=" + s.codexHome,
 		apiKeyEnv + "=" + FakeAPIKey,
-		"HTTP_PROXY=" + deadProxy, "HTTPS_PROXY=" + deadProxy, "ALL_PROXY=" + deadProxy,
-		"http_proxy=" + deadProxy, "https_proxy=" + deadProxy, "all_proxy=" + deadProxy,
-		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
 	}
+	env = append(env, clitest.NoProxyEnv()...)
 	return append(env, opts.Env...)
-}
-
-// apiLog lists the fake API's requests for a failed wait's dump.
-func (s *Session) apiLog() []string {
-	reqs := s.api.Requests()
-	lines := make([]string, 0, len(reqs))
-	for _, r := range reqs {
-		lines = append(lines, clitest.RequestLine(r.Request, "tool_output", r.ToolOutput))
-	}
-	return lines
 }
 
 // API returns the fake API the session talks to.

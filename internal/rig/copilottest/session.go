@@ -85,7 +85,7 @@ func NewSession(t testing.TB, opts Options) *Session {
 	// Enter needs no delay: Copilot takes the keys of one read for a
 	// paste, and Type sends Enter in a tmux command of its own once the
 	// text shows (docs/copilot.md, "Typing").
-	s.Pane = clitest.NewPane(t, clitest.Config{Pkg: "copilottest", Program: "copilot", APILog: s.apiLog})
+	s.Pane = clitest.NewPane(t, clitest.Config{Pkg: "copilottest", Program: "copilot", APILog: func() []string { return clitest.APILog(s.api.Requests()) }})
 	s.copilotHome = filepath.Join(s.Home(), ".copilot")
 	if err := s.seed(opts); err != nil {
 		t.Fatalf("copilottest: %v", err)
@@ -114,10 +114,6 @@ func NewSession(t testing.TB, opts Options) *Session {
 	return s
 }
 
-// deadProxy is a loopback port nothing listens on: every proxy variable
-// points there, so a request that is not for loopback fails at once.
-const deadProxy = "http://127.0.0.1:9"
-
 // Env is what copilot needs to run offline against the session's fake
 // (docs/copilot.md, "Running it offline"), then extra. A command that runs
 // copilot beside the pane's, such as an AI check, runs with it too.
@@ -135,7 +131,7 @@ func (s *Session) Env(extra ...string) []string {
 // auto-update, every proxy at a closed port. It sets neither HOME nor
 // COPILOT_HOME.
 func ProviderEnv(baseURL string) []string {
-	return []string{
+	return append([]string{
 		"COPILOT_PROVIDER_BASE_URL=" + baseURL,
 		"COPILOT_PROVIDER_TYPE=openai",
 		"COPILOT_PROVIDER_WIRE_API=responses",
@@ -143,20 +139,7 @@ func ProviderEnv(baseURL string) []string {
 		"COPILOT_MODEL=" + Model,
 		"COPILOT_OFFLINE=true",
 		"COPILOT_AUTO_UPDATE=false",
-		"HTTP_PROXY=" + deadProxy, "HTTPS_PROXY=" + deadProxy, "ALL_PROXY=" + deadProxy,
-		"http_proxy=" + deadProxy, "https_proxy=" + deadProxy, "all_proxy=" + deadProxy,
-		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
-	}
-}
-
-// apiLog lists the fake API's requests for a failed wait's dump.
-func (s *Session) apiLog() []string {
-	reqs := s.api.Requests()
-	lines := make([]string, 0, len(reqs))
-	for _, r := range reqs {
-		lines = append(lines, clitest.RequestLine(r.Request, "tool_output", r.ToolOutput))
-	}
-	return lines
+	}, clitest.NoProxyEnv()...)
 }
 
 // API returns the fake API the session talks to.
