@@ -123,14 +123,16 @@ const (
 // subagent (its agentId set; Copilot's Stop then has agent_id) is a step
 // of the turn that goes on. preToolUse and postToolUse are PreToolUse and
 // PostToolUse with ask_user for AskUserQuestion and exit_plan_mode for
-// ExitPlanMode; postToolUseFailure ends a tool too; permissionRequest
-// opens a permission prompt; its Notification is Claude Code's. Three
-// carry no signal: sessionStart runs with a session's first prompt, not at
-// /clear; sessionEnd (and SessionEnd) has reason user_exit for /clear and
-// for an exit alike, so the screen tells them apart; errorOccurred runs
-// for each failed model call, retries included, and the screen's last
-// failure row tells the turn's end (its message stays the marker's
-// Error).
+// ExitPlanMode; postToolUseFailure ends a tool too; its Notification is
+// Claude Code's, permission_prompt for a permission prompt on screen.
+// Four carry no signal: permissionRequest runs before every tool call the
+// permission rules check, with the same payload whether they let it run
+// or a prompt opens (the notification follows only a prompt);
+// sessionStart runs with a session's first prompt, not at /clear;
+// sessionEnd (and SessionEnd) has reason user_exit for /clear and for an
+// exit alike, so the screen tells them apart; errorOccurred runs for each
+// failed model call, retries included, and the screen's last failure row
+// tells the turn's end (its message stays the marker's Error).
 func (m Marker) Kind() Kind {
 	switch m.Event {
 	case "Stop", copilotAgentStop:
@@ -147,7 +149,9 @@ func (m Marker) Kind() Kind {
 	case copilotPostToolFailure:
 		return KindToolFinished
 	case copilotPermissionRequest:
-		return KindPermissionPrompt
+		// Also for a command --allow-tool, --allow-all-tools or a
+		// read-only rule lets through, which shows no prompt.
+		return KindNone
 	case "StopFailure":
 		return KindTurnFailed
 	case "Interrupt":

@@ -1,8 +1,11 @@
 package spool_test
 
 import (
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +28,9 @@ var copilotKinds = map[string]spool.Kind{
 	"errorOccurred-500.json":                      spool.KindNone,
 	"notification-elicitation_dialog.json":        spool.KindElicitation,
 	"notification-permission_prompt.json":         spool.KindPermissionPrompt,
-	"permissionRequest-bash.json":                 spool.KindPermissionPrompt,
-	"permissionRequest-edit.json":                 spool.KindPermissionPrompt,
+	"permissionRequest-bash.json":                 spool.KindNone,
+	"permissionRequest-bash-allowed.json":         spool.KindNone,
+	"permissionRequest-edit.json":                 spool.KindNone,
 	"postToolUse-apply_patch.json":                spool.KindToolFinished,
 	"postToolUse-ask_user.json":                   spool.KindQuestionAnswered,
 	"postToolUse-bash.json":                       spool.KindToolFinished,
@@ -47,7 +51,7 @@ var copilotKinds = map[string]spool.Kind{
 	"userPromptTransformed.json":                  spool.KindNone,
 	"pascal-Notification-elicitation_dialog.json": spool.KindElicitation,
 	"pascal-Notification-permission_prompt.json":  spool.KindPermissionPrompt,
-	"pascal-PermissionRequest-bash.json":          spool.KindPermissionPrompt,
+	"pascal-PermissionRequest-bash.json":          spool.KindNone,
 	"pascal-PostToolUse-apply_patch.json":         spool.KindToolFinished,
 	"pascal-PostToolUse-bash.json":                spool.KindToolFinished,
 	"pascal-PreCompact.json":                      spool.KindNone,
@@ -208,5 +212,35 @@ func TestHandleEvent_Copilot(t *testing.T) {
 	}
 	if m.Event != "agentStop" || m.SessionID != "93d7fd65-0743-4a89-9fec-6952aef212dd" || m.Kind() != spool.KindStop {
 		t.Errorf("marker %+v", m)
+	}
+}
+
+// Copilot runs permissionRequest with the same payload for a command its
+// rules let through, without a prompt (permissionRequest-bash-allowed.json,
+// under --allow-tool), as for one it asks about: the permission_prompt
+// notification that follows only a prompt is the prompt's signal.
+func TestKind_CopilotPermissionRequestAllowedAsAsked(t *testing.T) {
+	keys := func(name string) []string {
+		data, err := os.ReadFile(filepath.Join(copilotHooks, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var payload map[string]json.RawMessage
+		if err := json.Unmarshal(data, &payload); err != nil {
+			t.Fatal(err)
+		}
+		return slices.Sorted(maps.Keys(payload))
+	}
+	asked, allowed := keys("permissionRequest-bash.json"), keys("permissionRequest-bash-allowed.json")
+	if !slices.Equal(asked, allowed) {
+		t.Fatalf("the payloads differ: asked %q, allowed %q; the allowed call may be told apart", asked, allowed)
+	}
+	for _, name := range []string{"permissionRequest-bash.json", "permissionRequest-bash-allowed.json"} {
+		if m := readCopilot(t, name); m.Kind() != spool.KindNone || m.Tool != "bash" {
+			t.Errorf("%s: kind %s, tool %q; want no signal of a bash call", name, m.Kind(), m.Tool)
+		}
+	}
+	if k := readCopilot(t, "notification-permission_prompt.json").Kind(); k != spool.KindPermissionPrompt {
+		t.Errorf("the prompt's notification: kind %s, want %s", k, spool.KindPermissionPrompt)
 	}
 }

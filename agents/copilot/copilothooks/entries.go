@@ -6,12 +6,13 @@ package copilothooks
 //
 // What each tells the controller (package spool, Marker.Kind): a turn
 // starts (userPromptSubmitted), works (preToolUse, postToolUse,
-// postToolUseFailure), asks a person (permissionRequest, notification,
-// and preToolUse for ask_user and exit_plan_mode), and ends (agentStop).
-// sessionStart, sessionEnd and errorOccurred carry no signal of their
-// own, but their markers tell the watcher that the pane's hooks run and
-// go into its recordings (codeman record), where a failed model call's
-// message is kept. Left out: Claude Code's PascalCase names, which
+// postToolUseFailure), asks a person (notification, and preToolUse for
+// ask_user and exit_plan_mode), and ends (agentStop). sessionStart,
+// sessionEnd, errorOccurred and permissionRequest (which runs before
+// calls the permission rules let through as well as before a prompt)
+// carry no signal of their own, but their markers tell the watcher that
+// the pane's hooks run and go into its recordings (codeman record), where
+// a failed model call's message and a call's command are kept. Left out: Claude Code's PascalCase names, which
 // Copilot runs besides the camelCase ones with the same meaning, so they
 // would double every event; userPromptTransformed (userPromptSubmitted
 // again), subagentStart and subagentStop (a subagent's own prompt and
