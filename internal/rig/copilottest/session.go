@@ -38,7 +38,8 @@ type Options struct {
 	// WaitForEvent.
 	RecordHooks bool
 	// Setup runs once COPILOT_HOME is seeded, before copilot starts: to
-	// install hooks the way a user would (then leave RecordHooks off).
+	// install hooks the way a user would. Copilot runs them beside the
+	// recorder's, each hooks/*.json file's.
 	Setup func(copilotHome string) error
 	// Screen runs copilot in a window of a GNU screen session, whose
 	// display the tmux pane holds (clitest.Launch.Screen): Address is then

@@ -3,20 +3,27 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/codeman-dev/codeman/agents/copilot/copilothooks"
 	"github.com/codeman-dev/codeman/api"
+	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/rig/copilottest"
 	"github.com/codeman-dev/codeman/internal/rig/fakeopenai"
 	"github.com/codeman-dev/codeman/internal/rig/wait"
+	"github.com/codeman-dev/codeman/respawn"
 )
 
-// The GitHub Copilot CLI scenarios read the screen and the output stream
-// only: codeman installs no hooks into Copilot yet. Copilot's own record of
-// its hooks (copilottest's recorder) is the judge of what it did.
+// The GitHub Copilot CLI scenarios read the screen and the output stream,
+// and in some codeman's hooks too, installed by the real `codeman hooks
+// install --agent copilot`. Copilot's own record of its hooks
+// (copilottest's recorder) is the judge of what it did.
 
 // requireCopilotE2E skips the test unless the Copilot CLI is installed,
 // naming what is missing. tmux is checked by the session.
@@ -82,11 +89,23 @@ type copilotPane struct {
 }
 
 // newCopilot starts Copilot in a trusted project with its own hook calls
-// recorded and args on its command line.
-func (r *rig) newCopilot(t *testing.T, args ...string) *copilotPane {
+// recorded and args on its command line and, when withHooks, codeman's
+// hooks installed into its COPILOT_HOME before it starts.
+func (r *rig) newCopilot(t *testing.T, withHooks bool, args ...string) *copilotPane {
 	t.Helper()
+	opts := copilottest.Options{
+		RecordHooks: true, Screen: r.screen, Args: args,
+		// The handler writes its markers into the spool under the
+		// daemon's runtime dir; Copilot passes its environment on to hook
+		// commands.
+		Env: []string{"XDG_RUNTIME_DIR=" + r.env["XDG_RUNTIME_DIR"]},
+	}
+	if withHooks {
+		bin := buildCodeman(t)
+		opts.Setup = func(home string) error { return r.installCopilotHooks(t, bin, home) }
+	}
 	start := time.Now()
-	s := copilottest.NewSession(t, copilottest.Options{RecordHooks: true, Screen: r.screen, Args: args})
+	s := copilottest.NewSession(t, opts)
 	c := &copilotPane{Session: s, t: t, rig: r, start: start}
 	socket, pane := s.Socket(), s.PaneID()
 	c.mon = watchWith(t, func(at time.Time) (sample, error) {
@@ -102,6 +121,29 @@ func (r *rig) newCopilot(t *testing.T, args ...string) *copilotPane {
 		}
 	})
 	return c
+}
+
+// installCopilotHooks runs `codeman hooks install --agent copilot` of the
+// codeman binary bin with COPILOT_HOME set to home, as a person would
+// before starting Copilot, and checks that the hooks run the codeman-hook
+// beside bin with the event's name.
+func (r *rig) installCopilotHooks(t *testing.T, bin, home string) error {
+	cmd := exec.Command(bin, "hooks", "install", "--agent", "copilot")
+	cmd.Env = append(r.environ(), "COPILOT_HOME="+home)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("codeman hooks install --agent copilot: %v\n%s", err, out)
+	}
+	t.Logf("codeman hooks install --agent copilot:\n%s", out)
+	data, err := os.ReadFile(copilothooks.HooksPath(home))
+	if err != nil {
+		return err
+	}
+	handler := filepath.Join(filepath.Dir(bin), hooks.HandlerName)
+	if want := handler + " agentStop"; !strings.Contains(string(data), want) {
+		return fmt.Errorf("%s does not run %q:\n%s", copilothooks.HooksPath(home), want, data)
+	}
+	return nil
 }
 
 // attach enables codeman on the pane with copilotSets and extra --set
@@ -220,6 +262,30 @@ func (c *copilotPane) checkNothingTypedDuring(from, to time.Time, what string, o
 			t.Errorf("codeman's %s reached the model at %s, while Copilot worked on %s", step, rel(c.start, r.At), what)
 		}
 	}
+}
+
+// checkHooks fails the test unless the pane's status is Copilot's with
+// codeman's hooks seen when withHooks, and without when codeman read the
+// screen alone.
+func (c *copilotPane) checkHooks(st api.PaneStatus, withHooks bool) {
+	c.t.Helper()
+	if st.Agent != "copilot" || st.HooksActive != withHooks || (withHooks && st.LastHook == "") {
+		c.t.Errorf("the pane's agent is %q with hooks active %t (last hook %q), want copilot with hooks active %t",
+			st.Agent, st.HooksActive, st.LastHook, withHooks)
+	}
+}
+
+// hookDecisions returns the decisions that record a hook marker of the
+// kind (hooks/spool's name: stop, permission_prompt) reaching the pane's
+// controller.
+func hookDecisions(ds []respawn.Decision, kind string) []respawn.Decision {
+	var out []respawn.Decision
+	for _, d := range ds {
+		if d.Kind == respawn.DecisionHook && (d.Reason == "hook "+kind || strings.HasPrefix(d.Reason, "hook "+kind+" (")) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // checkTimeline runs the checks every scenario ends with: nothing typed

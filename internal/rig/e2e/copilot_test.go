@@ -34,9 +34,26 @@ const copilotAllowSleep = "--allow-tool=shell(sleep)"
 // ran.
 func TestCopilotCycle_AfterSlowTurn(t *testing.T) {
 	t.Parallel()
+	copilotCycleAfterSlowTurn(t, false, false)
+}
+
+// TestCopilotCycle_AfterSlowTurn with codeman's hooks, installed by
+// `codeman hooks install --agent copilot` into the session's COPILOT_HOME:
+// the daemon reads agentStop as the turn's end, and still types nothing
+// while the turn streams or its command runs.
+func TestCopilotCycle_WithHooks(t *testing.T) {
+	t.Parallel()
+	copilotCycleAfterSlowTurn(t, false, true)
+}
+
+// copilotCycleAfterSlowTurn is the cycle scenario, with Copilot in a tmux
+// pane or, inScreen, in a GNU screen window, and codeman reading the
+// screen alone or, withHooks, its hooks too.
+func copilotCycleAfterSlowTurn(t *testing.T, inScreen, withHooks bool) {
 	r := newCopilotRig(t)
+	r.screen = inScreen
 	r.startDaemon(nil)
-	c := r.newCopilot(t, copilotAllowSleep)
+	c := r.newCopilot(t, withHooks, copilotAllowSleep)
 	const work = "build the release"
 	answerCopilotCycle(c.API())
 	c.API().Handle(work, fakeopenai.Reply{
@@ -63,9 +80,15 @@ func TestCopilotCycle_AfterSlowTurn(t *testing.T) {
 		t.Errorf("the command ran %s, want about %s: the test did not cover a running command", ran, copilotToolRuns)
 	}
 	// Copilot runs permissionRequest for the allowed command too, but
-	// shows no prompt.
+	// shows no prompt, and no person is needed.
 	if i := slices.IndexFunc(c.mon.between(workStart.At, workStop.At), func(s sample) bool { return s.Dialog }); i >= 0 {
 		t.Errorf("a dialog showed during the work turn: the command was to run without asking")
+	}
+	c.mustHook(events, "permissionRequest", toolStart.At, "the allowed command", fieldIs("toolName", "bash"))
+	if i := slices.IndexFunc(st.Status.Decisions, func(d respawn.Decision) bool {
+		return d.Kind == respawn.DecisionWait && strings.HasPrefix(d.Reason, "needs a person")
+	}); i >= 0 {
+		t.Errorf("codeman raised a need at %s with nothing to answer: %s", rel(c.start, st.Status.Decisions[i].At), st.Status.Decisions[i])
 	}
 	c.checkNothingTypedDuring(workStart.At, workStop.At, "the streamed reply and the command",
 		func(p string) bool { return strings.Contains(p, work) })
@@ -98,8 +121,23 @@ func TestCopilotCycle_AfterSlowTurn(t *testing.T) {
 	} else if ds[1].Text != "/clear" || ds[2].Text != "/init" || !strings.Contains(ds[0].Text, ".github/copilot-instructions.md") {
 		t.Errorf("codeman typed %q, %q, %q: want the update prompt naming .github/copilot-instructions.md, /clear and /init", ds[0].Text, ds[1].Text, ds[2].Text)
 	}
-	if st.Agent != "copilot" || st.HooksActive {
-		t.Errorf("the pane's agent is %q with hooks active %t, want copilot read from the screen alone", st.Agent, st.HooksActive)
+	c.checkHooks(st, withHooks)
+	if withHooks {
+		// Each turn's agentStop reached the daemon before what followed it
+		// was typed: the work turn's before the update prompt, the update
+		// turn's before /clear and /init, /init's before the kickstart.
+		stops := hookDecisions(st.Status.Decisions, "stop")
+		for i, d := range ds {
+			n := 0
+			for _, h := range stops {
+				if h.At.Before(d.At) {
+					n++
+				}
+			}
+			if want := []int{1, 2, 2, 3}[min(i, 3)]; n < want {
+				t.Errorf("codeman typed %s at %s after %d stop hook(s), want %d: a turn's agentStop did not reach it first", d.Step, rel(c.start, d.At), n, want)
+			}
+		}
 	}
 	c.checkTimeline()
 }
@@ -115,14 +153,32 @@ const copilotLeftAlone = 2*codexNoOutputTimeout + hookWindow + completionConfirm
 // refuses it, and the need goes with the prompt.
 func TestCopilot_PermissionLeftAlone(t *testing.T) {
 	t.Parallel()
+	copilotPermissionLeftAlone(t, false, false)
+}
+
+// TestCopilot_PermissionLeftAlone with codeman's hooks: the
+// permissionRequest hook raises the need, and the prompt is left alone
+// all the same. The person approves: postToolUse ends the need, and the
+// cycle follows the turn's agentStop.
+func TestCopilot_PermissionLeftAloneWithHooks(t *testing.T) {
+	t.Parallel()
+	copilotPermissionLeftAlone(t, false, true)
+}
+
+// copilotPermissionLeftAlone is the permission scenario, with Copilot in
+// a tmux pane or, inScreen, in a GNU screen window, and codeman reading
+// the screen alone or, withHooks, its hooks too.
+func copilotPermissionLeftAlone(t *testing.T, inScreen, withHooks bool) {
 	r := newCopilotRig(t)
+	r.screen = inScreen
 	r.startDaemon(nil)
-	c := r.newCopilot(t)
+	c := r.newCopilot(t, withHooks)
 	const work = "clean the build"
 	answerCopilotCycle(c.API())
 	c.API().Handle(work, fakeopenai.Reply{
 		Text: "I'll remove the build output.",
 		Tool: &fakeopenai.ToolCall{Name: "bash", Arguments: map[string]any{"command": "touch cleaned.txt", "description": "Mark the build clean"}},
+		Next: &fakeopenai.Reply{Text: "The build is clean."},
 	})
 	c.attach()
 	c.Type(work)
@@ -163,12 +219,34 @@ func TestCopilot_PermissionLeftAlone(t *testing.T) {
 	if n := st.Status.NeedsYou; n == nil || n.Kind != respawn.NeedPermission {
 		t.Errorf("needs you = %+v, want %s", n, respawn.NeedPermission)
 	}
-
-	c.SendKeys("Escape")
-	c.WaitFor(copilottest.PromptReady, "the idle box after the refused prompt", 10*time.Second)
-	c.waitPane("the need to clear once the prompt was refused", 10*time.Second, func(st api.PaneStatus) bool {
+	c.checkHooks(st, withHooks)
+	if !withHooks {
+		c.SendKeys("Escape")
+		c.WaitFor(copilottest.PromptReady, "the idle box after the refused prompt", 30*time.Second)
+		c.waitPane("the need to clear once the prompt was refused", 30*time.Second, func(st api.PaneStatus) bool {
+			return st.Status.NeedsYou == nil
+		})
+		c.checkTimeline()
+		return
+	}
+	if len(hookDecisions(st.Status.Decisions, "permission_prompt")) == 0 {
+		t.Errorf("no permission_prompt hook reached codeman: the need was not raised by the hooks")
+	}
+	// Esc runs no hook of Copilot's, and codeman holds a dialog a hook
+	// announced until the screen has shown the prompt box for
+	// hookDialogExpiry (10 min): the refusal is the screen-only scenario's.
+	c.SendKeys("Enter")
+	done := c.WaitForEvent(copilottest.Hook("postToolUse", asked.At), "the approved command's postToolUse hook", 30*time.Second)
+	c.waitPane("the need to clear once the prompt was approved", 30*time.Second, func(st api.PaneStatus) bool {
 		return st.Status.NeedsYou == nil
 	})
+	update := c.waitRequest(copilotStepIs(stepUpdate), "the update prompt after the approved turn", cycleTimeout)
+	stop := c.mustHook(c.Events(), "agentStop", done.At, "the approved turn", mainAgent)
+	if quiet := update.At.Sub(stop.At); quiet < completionConfirm {
+		t.Errorf("the update prompt reached the model %s after the approved turn's agentStop, want at least completion_confirm (%s)", quiet, completionConfirm)
+	}
+	c.checkNothingTypedDuring(c.start, stop.At, "the prompt and the approved turn",
+		func(p string) bool { return strings.Contains(p, work) })
 	c.checkTimeline()
 }
 
@@ -185,7 +263,7 @@ func TestCopilot_APIErrorWaitedOut(t *testing.T) {
 	t.Parallel()
 	r := newCopilotRig(t)
 	r.startDaemon(nil)
-	c := r.newCopilot(t)
+	c := r.newCopilot(t, false)
 	const work = "migrate the schema"
 	var through atomic.Bool
 	c.API().HandleFunc(func(fakeopenai.Request) (fakeopenai.Reply, bool) {

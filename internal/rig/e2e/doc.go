@@ -39,14 +39,22 @@
 //
 // The Copilot scenarios run the real GitHub Copilot CLI
 // (copilottest.FindCopilot) against fakeopenai in BYOK mode, with
-// Copilot's own hook calls recorded by copilottest; codeman reads only
-// the screen and the output stream, as it installs no hooks into Copilot
-// yet: a full cycle after a turn that streams slowly and runs a command
-// the session allows (--allow-tool; the update prompt naming
-// .github/copilot-instructions.md, /clear, /init, the kickstart prompt); a
-// permission prompt left alone and raised as a need; an API error waited
-// out for api_error_backoff and resumed once. They skip without the CLI
-// (install it with scripts/install-copilot.sh or set CODEMAN_E2E_COPILOT).
+// Copilot's own hook calls recorded by copilottest, codeman reading the
+// screen and the output stream alone: a full cycle after a turn that
+// streams slowly and runs a command the session allows (--allow-tool; the
+// update prompt naming .github/copilot-instructions.md, /clear, /init,
+// the kickstart prompt) and no need raised for it; a permission prompt
+// left alone and raised as a need; an API error waited out for
+// api_error_backoff and resumed once. The cycle and the permission prompt
+// run again with codeman's hooks, installed into the session's
+// COPILOT_HOME before Copilot starts by the real `codeman hooks install
+// --agent copilot` (built with codeman-hook beside it, which the hooks
+// run): each turn's agentStop reaches the daemon before the next step is
+// typed, the prompt's notification raises the need, and the approved
+// command's postToolUse ends it. A usage limit is not among them: Copilot
+// retries a 429 for about a minute and names no reset time, so codeman
+// waits the fixed fallback of an hour. They skip without the CLI (install
+// it with scripts/install-copilot.sh or set CODEMAN_E2E_COPILOT).
 //
 // The screen scenarios (TestScreen_*, -run Screen) run both full cycles
 // again with the CLI in a window of a GNU screen session, the screen on
@@ -60,7 +68,8 @@
 // script named codeman that execs the test binary with CODEMAN_E2E_ROLE=hook,
 // and TestMain dispatches it to hooks.Handle (the stdlib os/exec test
 // style). The restart scenario builds the real codeman binary once and runs
-// it as daemon and hook handler.
+// it as daemon and hook handler; the Copilot hooks scenarios run its
+// `hooks install`.
 //
 // The tests skip under -short, without tmux, and without the CLI (install
 // it with scripts/install-claude.sh or set CODEMAN_E2E_CLAUDE). They run in

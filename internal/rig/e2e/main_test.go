@@ -19,7 +19,7 @@ const roleVar = "CODEMAN_E2E_ROLE"
 
 // TestMain dispatches the hook handler role (stdlib os/exec test style),
 // gives the screen scenarios a SCREENDIR of their own, and removes the
-// codeman binary built for the restart scenario.
+// codeman binaries built for the scenarios that run them.
 func TestMain(m *testing.M) {
 	if os.Getenv(roleVar) == "hook" {
 		// As `codeman hook` does: stay silent and exit 0 whatever happens,
@@ -62,7 +62,8 @@ func requireE2E(t *testing.T) string {
 	return claude
 }
 
-// built is the codeman binary, built once for the tests that run it.
+// built is the codeman binary and codeman-hook beside it, built once for
+// the tests that run them.
 var built struct {
 	once sync.Once
 	dir  string
@@ -70,8 +71,9 @@ var built struct {
 	err  string
 }
 
-// buildCodeman builds cmd/codeman into a temp dir on first use and returns
-// the binary's path.
+// buildCodeman builds cmd/codeman and cmd/codeman-hook into a temp dir on
+// first use and returns codeman's path. `codeman hooks install` finds
+// codeman-hook beside it and has the hooks run that, as in an install.
 func buildCodeman(t *testing.T) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
@@ -85,15 +87,15 @@ func buildCodeman(t *testing.T) string {
 			return
 		}
 		built.dir = dir
-		path := filepath.Join(dir, "codeman")
 		var out bytes.Buffer
-		cmd := exec.Command(goBin, "build", "-o", path, "github.com/codeman-dev/codeman/cmd/codeman")
+		cmd := exec.Command(goBin, "build", "-o", dir+string(filepath.Separator),
+			"github.com/codeman-dev/codeman/cmd/codeman", hooks.HandlerPackage)
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {
 			built.err = "build codeman: " + err.Error() + "\n" + out.String()
 			return
 		}
-		built.path = path
+		built.path = filepath.Join(dir, "codeman")
 	})
 	if built.err != "" {
 		t.Fatal(built.err)
