@@ -56,8 +56,10 @@
 // waits the fixed fallback of an hour. They skip without the CLI (install
 // it with scripts/install-copilot.sh or set CODEMAN_E2E_COPILOT).
 //
-// The screen scenarios (TestScreen_*, -run Screen) run both full cycles
-// again with the CLI in a window of a GNU screen session, the screen on
+// The screen scenarios (TestScreen_*, -run Screen) run the Claude and
+// Codex full cycles, the Copilot one read from the screen alone and the
+// Copilot permission prompt with codeman's hooks again with the CLI in a
+// window of a GNU screen session, the screen on
 // PATH with a SCREENDIR of the test binary's own, and codeman attached to
 // the window (screen:<PID.name>:0): its hardcopy poller reads the screen
 // and its keys go through screen. The tmux pane holds screen's display, as

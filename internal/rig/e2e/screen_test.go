@@ -29,3 +29,22 @@ func TestScreen_CodexCycle(t *testing.T) {
 	t.Logf("on %s", tmuxtest.Releases())
 	codexCycleAfterSlowTurn(t, true)
 }
+
+// TestCopilotCycle_AfterSlowTurn in a screen window, read from the
+// screen alone: the update prompt naming .github/copilot-instructions.md,
+// /clear, /init and the kickstart prompt after a slowly streamed turn with
+// a command, and nothing typed while it ran.
+func TestScreen_CopilotCycle(t *testing.T) {
+	t.Parallel()
+	t.Logf("on %s", tmuxtest.Releases())
+	copilotCycleAfterSlowTurn(t, true, false)
+}
+
+// TestCopilot_PermissionLeftAloneWithHooks in a screen window: the hooks
+// name the window from STY and WINDOW, the permissionRequest hook raises
+// the need, and the prompt is left alone.
+func TestScreen_CopilotPermissionWithHooks(t *testing.T) {
+	t.Parallel()
+	t.Logf("on %s", tmuxtest.Releases())
+	copilotPermissionLeftAlone(t, true, true)
+}
