@@ -122,6 +122,9 @@ func copilotCycleAfterSlowTurn(t *testing.T, inScreen, withHooks bool) {
 		t.Errorf("codeman typed %q, %q, %q: want the update prompt naming .github/copilot-instructions.md, /clear and /init", ds[0].Text, ds[1].Text, ds[2].Text)
 	}
 	c.checkHooks(st, withHooks)
+	if inScreen && !strings.HasPrefix(st.Mode, "hardcopy") {
+		t.Errorf("the daemon reads the screen window's output by %q, want its hardcopy poller", st.Mode)
+	}
 	if withHooks {
 		// Each turn's agentStop reached the daemon before what followed it
 		// was typed: the work turn's before the update prompt, the update
