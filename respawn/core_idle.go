@@ -222,10 +222,15 @@ func (c *Core) findBlocker(now time.Time, forget bool) string {
 }
 
 // hookDialogExpired reports whether a dialog a hook announced at since is
-// taken as answered: a fresh screen shows the prompt box again and
-// hookDialogExpiry has passed (an answer with Esc leaves no hook behind).
+// taken as answered: a fresh screen shows the prompt box again, and
+// either a screen showed the dialog after the hook (it came and went) or
+// hookDialogExpiry has passed (the hook may come before its dialog is
+// drawn, and an answer with Esc leaves no hook behind).
 func (c *Core) hookDialogExpired(now, since time.Time) bool {
-	return c.screenFresh() && c.facts.PromptBox && now.Sub(since) >= hookDialogExpiry
+	if !c.screenFresh() || !c.facts.PromptBox || c.facts.Blocker() != "" {
+		return false
+	}
+	return !c.hooks.dialogSeen.Before(since) || now.Sub(since) >= hookDialogExpiry
 }
 
 // vetoIdle records why idle was not confirmed and goes back to watching;

@@ -12,6 +12,10 @@ type hookFlags struct {
 	question    time.Time // AskUserQuestion pending since
 	permission  time.Time // a permission prompt pending since
 	elicitation time.Time // an elicitation dialog pending since
+	// dialogSeen is when a fresh screen last showed a dialog a person
+	// must answer: a hook's dialog the screen showed and then no longer
+	// shows was answered, with Esc too, which runs no hook.
+	dialogSeen time.Time
 
 	questionText, permissionText, elicitationText string    // what the dialogs ask, for a person
 	planAt                                        time.Time // ExitPlanMode approval announced
@@ -170,6 +174,9 @@ func (c *Core) Screen(now time.Time, s Screen) {
 	}
 	c.screen, c.facts, c.screenSeq = s, c.agent.Classify(s), c.snapshotSeq
 	c.settleContent()
+	if c.screenFresh() && c.facts.Blocker() != "" {
+		c.hooks.dialogSeen = now
+	}
 	if t := c.facts.Tokens; t >= 0 && t != c.tokens {
 		// Claude redraws only changed cells, so the counter is read
 		// from the screen more reliably than from the stream.

@@ -237,3 +237,22 @@ func TestGuard_HookDialogNeedsPromptBox(t *testing.T) {
 	h.wantSends()
 	h.wantDecision("plan menu not accepted: a person must answer: AskUserQuestion pending (hook)")
 }
+
+// A dialog a hook announced, that a screen then showed and a later screen
+// no longer shows, was answered, with Esc too, which runs no hook: it is
+// forgotten then, not after hookDialogExpiry, and the cycle goes on. One
+// the screen never showed holds (TestGuard_BlockerBeforeStep).
+func TestCore_HookDialogGoneFromScreen(t *testing.T) {
+	h := newHarness(t, testConfig())
+	h.work(5 * time.Second)
+	h.hook(HookPermissionPrompt)
+	h.draw(permissionScreen())
+	h.advance(30 * time.Second)
+	h.wantSends()
+	h.finishTurn()
+	h.advance(2 * time.Minute)
+	h.wantDecision("permission prompt pending (hook) no longer on screen; forgotten")
+	if sends := h.sends(); len(sends) == 0 || sends[0] != "submit: "+testConfig().UpdatePrompt {
+		t.Fatalf("sent %v, want the update prompt once the prompt was answered\n%s", h.sends(), h.dump())
+	}
+}

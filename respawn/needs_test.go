@@ -95,12 +95,12 @@ func TestNeed_ClearedByTheScreen(t *testing.T) {
 func TestNeed_ClearedByInterrupt(t *testing.T) {
 	h := newHarness(t, testConfig())
 	h.work(2 * time.Second)
-	h.screen = permissionScreen()
+	// A prompt the reader does not see: nothing on screen says it was
+	// answered, so the hook's word stands.
+	h.screen = idleScreen()
 	h.hook(HookPermissionPrompt, func(k *Hook) { k.Tool, k.Detail = "Bash", "rm -rf ./build-output" })
 	h.wantNeed(NeedPermission, "rm -rf ./build-output")
 	h.advance(30 * time.Second)
-	// The prompt is gone from the screen, but nothing says it was
-	// answered: the hook's word stands.
 	h.draw(idleScreen())
 	h.wantNeed(NeedPermission, "rm -rf ./build-output")
 	h.hook(HookInterrupted)

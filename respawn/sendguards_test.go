@@ -100,7 +100,9 @@ var sendGuards = []sendGuard{
 	{Guard: "blocker: a hook dialog holds for hookDialogExpiry", Test: "TestGuard_BlockerBeforeStep/clear/permission_hook",
 		File: "respawn/core_idle.go", Find: "now.Sub(since) >= hookDialogExpiry", Old: "now.Sub(since) >= hookDialogExpiry", New: "true"},
 	{Guard: "blocker: a hook dialog holds while the screen shows no prompt box", Test: "TestGuard_HookDialogNeedsPromptBox",
-		File: "respawn/core_idle.go", Find: "c.screenFresh() && c.facts.PromptBox && now.Sub(since)", Old: "c.facts.PromptBox && ", New: ""},
+		File: "respawn/core_idle.go", Find: "if !c.screenFresh() || !c.facts.PromptBox || c.facts.Blocker() != \"\" {", Old: "|| !c.facts.PromptBox ", New: ""},
+	{Guard: "blocker: a hook dialog counts as answered only once a screen showed it", Test: "TestGuard_BlockerBeforeStep/init/permission_hook",
+		File: "respawn/core_idle.go", Find: "!c.hooks.dialogSeen.Before(since)", Old: "!c.hooks.dialogSeen.Before(since)", New: "true"},
 
 	{Guard: "idle: the screen shows Claude working", Test: "TestGuard_IdleVeto/working_screen",
 		File: "respawn/core_idle.go", Find: "case f.Working:", Old: "f.Working", New: "false"},
