@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"os"
+	"strings"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -24,7 +25,13 @@ func TestMain(m *testing.M) {
 	if os.Getenv(roleVar) == "hook" {
 		// As `codeman hook` does: stay silent and exit 0 whatever happens,
 		// since Claude shows a hook's output and reports its failures.
-		_, _ = hooks.Handle(os.Stdin, os.Getenv, time.Now())
+		// An agent whose payloads name no event (Copilot) passes it as
+		// the argument.
+		event := ""
+		if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
+			event = os.Args[1]
+		}
+		_, _ = hooks.HandleEvent(os.Stdin, os.Getenv, time.Now(), event)
 		os.Exit(0)
 	}
 	// The screen scenarios' sessions live in a private SCREENDIR, away
