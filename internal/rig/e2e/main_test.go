@@ -3,9 +3,9 @@ package e2e
 import (
 	"bytes"
 	"os"
-	"strings"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
