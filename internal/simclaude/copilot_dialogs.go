@@ -41,8 +41,8 @@ func (m *model) copilotOpenShell(now time.Time) {
 }
 
 // copilotInit is /init: Copilot sends its generated prompt and the model
-// writes the instructions file with apply_patch, which asks first (on
-// screen only; no file is touched).
+// writes the instructions file with apply_patch, which asks first unless
+// writes are allowed (on screen only; no file is touched).
 func (m *model) copilotInit(command string, now time.Time) {
 	m.items = append(m.items, copilotEcho(command, now))
 	m.copilotBegin(command, true, copilotInitPrompt, now)
@@ -66,9 +66,18 @@ func (m *model) copilotInit(command string, now time.Time) {
 		m.emitCopilot("preToolUse", field{"toolName", call.name}, field{"toolArgs", patch})
 		c := call
 		c.input = object{{"patch", patch}}
-		m.copilotOpen(dialogPermission, c, now)
+		// An allowed write still runs permissionRequest, without a prompt
+		// or a notification, and its row shows no time.
+		if m.cfg.AllowWrite {
+			m.turn.tool = c
+		} else {
+			m.copilotOpen(dialogPermission, c, now)
+		}
 		m.emitCopilot("permissionRequest", field{"toolName", "edit"},
 			field{"toolInput", object{{"file_path", path}, {"diff", diff + "\n"}}}, field{"permissionSuggestions", []object{}})
+		if m.cfg.AllowWrite {
+			m.copilotRan("", now)
+		}
 	}})
 }
 
@@ -181,8 +190,12 @@ func (m *model) copilotChoose(now time.Time) {
 // copilotAllow runs the asked tool; the turn goes on.
 func (m *model) copilotAllow(now time.Time) {
 	m.closeDialog()
+	m.copilotRan(copilotSeconds(now.Sub(m.cp.toolAt)), now)
+}
+
+// copilotRan finishes the turn's tool, its row showing took.
+func (m *model) copilotRan(took string, now time.Time) {
 	call := m.turn.tool
-	took := copilotSeconds(now.Sub(m.cp.toolAt))
 	args := call.input.get("patch")
 	var reply string
 	if call.name == copilotToolPatch {

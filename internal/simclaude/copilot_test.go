@@ -420,6 +420,29 @@ func TestCopilot_Init(t *testing.T) {
 	}
 }
 
+// With --allow-tool write, /init writes the file without asking: the
+// real CLI still runs permissionRequest, shows no prompt and runs no
+// notification, and the row shows no time.
+func TestCopilot_InitWriteAllowed(t *testing.T) {
+	s := newCopilotSim(t, "", func(o *Options) { o.AllowWrite = true })
+	if got := s.screen()[49]; !strings.HasPrefix(got, " ← open sidebar · Interactive · Manual Approval · ") {
+		t.Errorf("footer %q: the real CLI keeps Manual Approval with --allow-tool write", got)
+	}
+	s.send("/init")
+	s.after(2 * time.Second)
+	if s.m.dialog != nil {
+		t.Fatalf("a dialog opened:\n%s", joinPlain(s.screen()))
+	}
+	s.after(3 * time.Second)
+	sameList(t, "hooks", s.copilotEvents(0), []string{
+		"sessionStart:new", "userPromptSubmitted", "userPromptTransformed", "preToolUse:apply_patch", "permissionRequest:edit",
+		"postToolUse:apply_patch", "agentStop",
+	})
+	if !has(s.screen(), " ● Edit  Create .github/copilot-instructions.md") || !has(s.screen(), " ● Created .github/copilot-instructions.md.") {
+		t.Errorf("no write or reply:\n%s", joinPlain(s.screen()))
+	}
+}
+
 // A failed turn runs errorOccurred per attempt and no agentStop.
 func TestCopilot_ErrorsAndKeys(t *testing.T) {
 	s := newCopilotSim(t, "", nil)

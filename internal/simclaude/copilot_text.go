@@ -35,6 +35,9 @@ const (
 	copilotPlanSummary = "- Add a README.md with one line\n- No other files change"
 
 	copilotInstructions = ".github/copilot-instructions.md"
+
+	// copilotAllowWrite is the --allow-tool pattern of every file write.
+	copilotAllowWrite = "write"
 )
 
 // Timing of the Copilot look (docs/copilot.md).

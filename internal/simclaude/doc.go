@@ -35,7 +35,8 @@
 // prompts, the ask_user form, the plan approval (the model presents a
 // plan only in plan mode, Shift+Tab), the retried failures, /clear, /new,
 // /compact, an /init that asks before writing
-// .github/copilot-instructions.md, and the exit summary. Its hooks are
+// .github/copilot-instructions.md (unless --allow-tool write lets writes
+// run, as the real CLI's does), and the exit summary. Its hooks are
 // Copilot's camelCase ones, each run as the hook command with the
 // event's name as its argument. One read of 32 characters or more, a CR
 // counting, or with a newline is a paste there: its CR is dropped, logged

@@ -83,7 +83,7 @@ func TestOptions_ArgsRoundTrip(t *testing.T) {
 	want := Options{
 		Work: 500 * time.Millisecond, Long: 2 * time.Second, IdleNotify: 5 * time.Second,
 		PermissionNotify: time.Second, AgentTime: 3 * time.Second, LimitReset: time.Minute,
-		Look: LookCodex, Seed: 9, LogPath: "/tmp/a log", HookCmd: "cat >> '/tmp/h'", Prompt: "plan\nthis", Cwd: "/p",
+		Look: LookCopilot, AllowWrite: true, Seed: 9, LogPath: "/tmp/a log", HookCmd: "cat >> '/tmp/h'", Prompt: "plan\nthis", Cwd: "/p",
 		Cols: 80, Rows: 24,
 	}
 	got, err := parseArgs(want.Args(), &strings.Builder{})
@@ -92,6 +92,12 @@ func TestOptions_ArgsRoundTrip(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+	}
+	if _, err := parseArgs([]string{"--look", LookCopilot, "--allow-tool", "shell"}, &strings.Builder{}); err == nil {
+		t.Error("--allow-tool shell parsed, though only write is modelled")
+	}
+	if _, err := (Options{AllowWrite: true, Cwd: "/"}).withDefaults(); err == nil {
+		t.Error("--allow-tool without --look copilot was taken")
 	}
 	if args := (Options{}).Args(); len(args) != 0 {
 		t.Errorf("zero options give %q", args)

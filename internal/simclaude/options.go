@@ -46,6 +46,10 @@ type Options struct {
 	// LookCodex or LookCopilot. Only the screen, the commands, the hook
 	// payloads and the keys differ; the turns are the same.
 	Look string
+	// AllowWrite is the Copilot CLI's --allow-tool write: file writes
+	// (/init's) run without the permission prompt. It is the only
+	// permission pattern the look models.
+	AllowWrite bool
 
 	Seed    int64  // seeds verbs, tips and ids; 0 picks a random seed
 	LogPath string // append one JSON line per input event and turn boundary
@@ -113,6 +117,9 @@ func (o Options) validate() error {
 	if o.Look != LookClaude && o.Look != LookCodex && o.Look != LookCopilot {
 		return fmt.Errorf("--look must be %s, %s or %s, got %q", LookClaude, LookCodex, LookCopilot, o.Look)
 	}
+	if o.AllowWrite && o.Look != LookCopilot {
+		return fmt.Errorf("--allow-tool goes only with --look %s", LookCopilot)
+	}
 	return nil
 }
 
@@ -132,6 +139,13 @@ func parseArgs(args []string, stderr io.Writer) (Options, error) {
 	fs.DurationVar(&o.AgentTime, "agent-time", DefaultAgentTime, "how long the background agent runs")
 	fs.DurationVar(&o.LimitReset, "limit-reset", DefaultLimitReset, "how far ahead a usage limit resets")
 	fs.StringVar(&o.Look, "look", "", "the CLI to look like: claude (the default), codex or copilot")
+	fs.Func("allow-tool", "with --look copilot: the tools that run without asking; only write (file writes) is modelled", func(v string) error {
+		if v != copilotAllowWrite {
+			return fmt.Errorf("only %q is modelled, got %q", copilotAllowWrite, v)
+		}
+		o.AllowWrite = true
+		return nil
+	})
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for verbs, tips and ids (0: random)")
 	fs.StringVar(&o.LogPath, "log", "", "append input events and turn boundaries to this file as JSON lines")
 	fs.StringVar(&o.HookCmd, "hook-cmd", "", "shell command to run for each hook event, with the payload on stdin")
@@ -177,6 +191,9 @@ func (o Options) Args() []string {
 	}
 	if o.Look != "" && o.Look != LookClaude {
 		args = append(args, "--look", o.Look)
+	}
+	if o.AllowWrite {
+		args = append(args, "--allow-tool", copilotAllowWrite)
 	}
 	if o.Seed != 0 {
 		args = append(args, "--seed", strconv.FormatInt(o.Seed, 10))
