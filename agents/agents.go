@@ -68,6 +68,11 @@ type Sim struct {
 	Look   string // the simulated session's --look
 	Prompt string // the demo's first prompt
 	Ready  string // on its screen once it takes input
+	// Args are extra arguments of the simulated session, the real CLI's
+	// flags a person starts it with for unattended work; Why tells the
+	// demo's story what they do.
+	Args []string
+	Why  string
 }
 
 var list = []Info{
@@ -128,8 +133,13 @@ var list = []Info{
 			Optional: true,
 		},
 		// Copilot's plan approval comes only in plan mode, which a
-		// person enters: an ordinary turn.
-		Sim: Sim{Look: simclaude.LookCopilot, Prompt: "add a greeting to the project, then build it", Ready: "open sidebar"},
+		// person enters: an ordinary turn. /init's write asks first, and
+		// codeman answers no permission prompt.
+		Sim: Sim{
+			Look: simclaude.LookCopilot, Prompt: "add a greeting to the project, then build it", Ready: "open sidebar",
+			Args: []string{"--allow-tool", "write"},
+			Why:  "lets Copilot write files without asking, as a person allows it for unattended work (codeman answers no permission prompt), so /init writes .github/copilot-instructions.md",
+		},
 	},
 }
 

@@ -1,5 +1,5 @@
-// Package demo is `codeman demo`: a simulated Claude Code (or Codex)
-// session on a private tmux server, a controller with short timings
+// Package demo is `codeman demo`: a simulated Claude Code (Codex,
+// GitHub Copilot CLI) session on a private tmux server, a controller with short timings
 // attached to it, and the story of one full cycle told as its decisions
 // come, checked at the end against what the session received. It drives
 // a controller and a tmux pane directly and needs no daemon.
@@ -31,7 +31,7 @@ type Options struct {
 	Keep    bool          // keep watching after the first cycle, until ctx ends
 	Name    string        // tmux -L name; default codeman-demo
 	// Agent is the agent the simulated session looks like and the
-	// controller reads: "claude" (the default) or "codex".
+	// controller reads: "claude" (the default), "codex" or "copilot".
 	Agent string
 }
 
@@ -64,7 +64,7 @@ func Config() respawn.Config {
 	return cfg
 }
 
-// Run starts a simulated Claude Code (or Codex) session on a private tmux server,
+// Run starts a simulated session of the agent on a private tmux server,
 // attaches a controller with short timings, and narrates until one full
 // cycle is done. The server keeps running afterwards so it can be looked
 // at; the story ends with how to attach to it and how to stop it.
@@ -94,6 +94,9 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	fmt.Fprintf(out, "codeman demo: a simulated %s session runs in tmux server %q, pane %s.\n", agent.Label, opts.Name, pane)
+	if len(agent.Sim.Args) > 0 {
+		fmt.Fprintf(out, "It runs with %s, which %s.\n", strings.Join(agent.Sim.Args, " "), agent.Sim.Why)
+	}
 	fmt.Fprintf(out, "Watch it live from another terminal: tmux -L %s attach -t demo\n\n", opts.Name)
 
 	client := tmux.NewClient(srv, "demo", tmux.ClientOptions{})
@@ -177,12 +180,8 @@ func startDemoSession(ctx context.Context, opts Options, agent agents.Info, simL
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	args := append(base, "new-session", "-d", "-s", "demo", "-x", "200", "-y", "50", "-P", "-F", "#{pane_id} #{socket_path}",
-		opts.Exe, "sim-claude", "--prompt", agent.Sim.Prompt, "--work", "3s", "--log", simLog)
-	if agent.Sim.Look != simclaude.LookClaude {
-		args = append(args, "--look", agent.Sim.Look)
-	}
-	cmd := exec.CommandContext(ctx, "tmux", args...)
+	args := append(base, "new-session", "-d", "-s", "demo", "-x", "200", "-y", "50", "-P", "-F", "#{pane_id} #{socket_path}")
+	cmd := exec.CommandContext(ctx, "tmux", append(args, simCommand(opts.Exe, agent, simLog)...)...)
 	cmd.Env = demoEnv()
 	b, err := cmd.CombinedOutput()
 	if err != nil {
@@ -211,6 +210,15 @@ func startDemoSession(ctx context.Context, opts Options, agent agents.Info, simL
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// simCommand is the command line of the simulated session playing agent.
+func simCommand(exe string, agent agents.Info, simLog string) []string {
+	args := []string{exe, "sim-claude", "--prompt", agent.Sim.Prompt, "--work", "3s", "--log", simLog}
+	if agent.Sim.Look != simclaude.LookClaude {
+		args = append(args, "--look", agent.Sim.Look)
+	}
+	return append(args, agent.Sim.Args...)
 }
 
 // auditInputs reads what the simulated session received and checks that
