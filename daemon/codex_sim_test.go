@@ -2,9 +2,9 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,13 +20,7 @@ import (
 // tmux session and returns the pane's address and its input log.
 func (r *rig) codexSession(name, prompt string) (addr, log string) {
 	r.t.Helper()
-	exe, _ := os.Executable()
-	log = filepath.Join(r.t.TempDir(), name+".jsonl")
-	hookCmd := fmt.Sprintf("env CODEMAN_TEST_ROLE=hook XDG_RUNTIME_DIR=%s %s", r.env["XDG_RUNTIME_DIR"], exe)
-	pane := r.tmux.NewSession(name, "env", "CODEMAN_TEST_ROLE=sim", exe, "--look", simclaude.LookCodex, "--work", "1s",
-		"--seed", "7", "--log", log, "--hook-cmd", hookCmd, "--prompt", prompt)
-	r.tmux.WaitFor(pane, func(s string) bool { return strings.Contains(s, "› ") }, "the composer", 10*time.Second)
-	return "tmux:" + r.tmux.Socket() + ":" + pane, log
+	return r.lookSession(name, prompt, "› ", "--look", simclaude.LookCodex)
 }
 
 // A pane attached with the agent left to auto is recognized as Codex by
@@ -38,19 +32,37 @@ func TestDaemon_CyclesCodexPaneInOrder(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
 	addr, log := r.codexSession("codex", "hello there")
-	st, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: addr})
-	if err != nil || st.Agent != codex.Name {
-		t.Fatalf("attach: agent %q, %v; want it recognized as codex", st.Agent, err)
+	r.cyclesAgentPane(addr, log, codex.Name, "AGENTS.md", "/new")
+}
+
+// cyclesAgentPane attaches addr with the agent left to auto and sets,
+// wants it recognized as agent, and waits for a full cycle of that
+// agent's: the update prompt naming memory (the agent's, or one sets
+// give), fresh (its new conversation), /init and the kickstart, each
+// submitted as a prompt of its own, none while the session worked, with
+// the agent's hooks seen.
+func (r *rig) cyclesAgentPane(addr, log, agent, memory, fresh string, sets ...string) {
+	r.t.Helper()
+	t := r.t
+	st, err := r.client.Attach(context.Background(), api.AttachRequest{Pane: addr, Sets: sets})
+	if err != nil || st.Agent != agent {
+		t.Fatalf("attach: agent %q, %v; want it recognized as %s", st.Agent, err, agent)
 	}
-	info, err := agents.Lookup(codex.Name)
+	info, err := agents.Lookup(agent)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(info.UpdatePrompt, "AGENTS.md") {
-		t.Fatalf("Codex's update prompt %q does not name AGENTS.md", info.UpdatePrompt)
+	update := info.UpdatePrompt
+	for _, s := range sets {
+		if v, ok := strings.CutPrefix(s, "update_prompt="); ok {
+			update = v
+		}
 	}
-	want := []string{info.UpdatePrompt, "/new", "/init", "go on with the next task"}
-	r.waitFor("a full Codex cycle", 60*time.Second, func() bool { return hasPrefix(submits(t, log), want) })
+	if !strings.Contains(update, memory) {
+		t.Fatalf("the update prompt %q does not name %s", update, memory)
+	}
+	want := []string{update, fresh, "/init", "go on with the next task"}
+	r.waitFor("a full "+info.Label+" cycle", 60*time.Second, func() bool { return hasPrefix(submits(t, log), want) })
 	assertNothingWhileBusy(t, log)
 
 	entries, err := simclaude.ReadLog(log)
@@ -67,7 +79,7 @@ func TestDaemon_CyclesCodexPaneInOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	if status.Status.Cycles < 1 || !status.HooksActive {
-		t.Fatalf("status = cycles %d, hooks active %t; want a cycle with Codex's hooks seen", status.Status.Cycles, status.HooksActive)
+		t.Fatalf("status = cycles %d, hooks active %t; want a cycle with %s's hooks seen", status.Status.Cycles, status.HooksActive, info.Label)
 	}
 }
 
@@ -115,10 +127,8 @@ func TestDaemon_AgentFollowsTheCLI(t *testing.T) {
 	}
 	dir := t.TempDir()
 	codexLog, claudeLog := filepath.Join(dir, "codex.jsonl"), filepath.Join(dir, "claude.jsonl")
-	hookCmd := fmt.Sprintf("env CODEMAN_TEST_ROLE=hook XDG_RUNTIME_DIR=%s %s", r.env["XDG_RUNTIME_DIR"], exe)
 	sim := func(name, log string, look ...string) string {
-		args := append([]string{"env", "CODEMAN_TEST_ROLE=sim", filepath.Join(bin, name)}, look...)
-		args = append(args, "--work", "1s", "--seed", "7", "--log", log, "--hook-cmd", hookCmd, "--prompt", "hello there")
+		args := slices.Concat([]string{"env", "CODEMAN_TEST_ROLE=sim", filepath.Join(bin, name)}, r.simArgs(log, "hello there", look...))
 		for i, a := range args {
 			args[i] = clitest.ShellQuote(a)
 		}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,7 +30,13 @@ func TestMain(m *testing.M) {
 	case "sim":
 		os.Exit(simclaude.Main(os.Args[1:], os.Stdin, os.Stdout))
 	case "hook":
-		hooks.Handle(os.Stdin, os.Getenv, time.Now())
+		// Copilot names the event as the handler's argument, not in the
+		// payload.
+		event := ""
+		if len(os.Args) > 1 {
+			event = os.Args[1]
+		}
+		hooks.HandleEvent(os.Stdin, os.Getenv, time.Now(), event)
 		os.Exit(0)
 	case "daemon":
 		os.Exit(daemonMain())
@@ -188,13 +195,28 @@ func (r *rig) dump() string {
 // the pane's address and the path of the session's input log.
 func (r *rig) session(name, prompt string) (addr, log string) {
 	r.t.Helper()
+	return r.lookSession(name, prompt, "❯")
+}
+
+// lookSession starts the simulated session with extra arguments (a look)
+// in a new tmux session, waits until ready shows on it and returns the
+// pane's address and the session's input log.
+func (r *rig) lookSession(name, prompt, ready string, extra ...string) (addr, log string) {
+	r.t.Helper()
 	exe, _ := os.Executable()
 	log = filepath.Join(r.t.TempDir(), name+".jsonl")
-	hookCmd := fmt.Sprintf("env CODEMAN_TEST_ROLE=hook XDG_RUNTIME_DIR=%s %s", r.env["XDG_RUNTIME_DIR"], exe)
-	pane := r.tmux.NewSession(name, "env", "CODEMAN_TEST_ROLE=sim", exe, "--work", "1s", "--seed", "7",
-		"--log", log, "--hook-cmd", hookCmd, "--prompt", prompt)
-	r.tmux.WaitFor(pane, func(s string) bool { return strings.Contains(s, "❯") }, "the prompt box", 10*time.Second)
+	pane := r.tmux.NewSession(name, slices.Concat([]string{"env", "CODEMAN_TEST_ROLE=sim", exe}, r.simArgs(log, prompt, extra...))...)
+	r.tmux.WaitFor(pane, func(s string) bool { return strings.Contains(s, ready) }, fmt.Sprintf("%q on screen", ready), 10*time.Second)
 	return "tmux:" + r.tmux.Socket() + ":" + pane, log
+}
+
+// simArgs are the simulated session's arguments, extra first: short
+// turns, a fixed seed, its input log, the rig's daemon as the hook
+// handler and the prompt submitted at start.
+func (r *rig) simArgs(log, prompt string, extra ...string) []string {
+	exe, _ := os.Executable()
+	hookCmd := fmt.Sprintf("env CODEMAN_TEST_ROLE=hook XDG_RUNTIME_DIR=%s %s", r.env["XDG_RUNTIME_DIR"], exe)
+	return slices.Concat(extra, []string{"--work", "1s", "--seed", "7", "--log", log, "--hook-cmd", hookCmd, "--prompt", prompt})
 }
 
 func (r *rig) attach(addr string, sets ...string) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,9 +17,10 @@ import (
 	"github.com/codeman-dev/codeman/screen"
 )
 
-// screenSession starts the simulated Claude in a detached GNU screen
-// session (an 80x24 window) and returns its address and input log.
-func (r *rig) screenSession(prompt string) (addr, log string) {
+// screenSession starts the simulated Claude (or, with extra arguments,
+// another look) in a detached GNU screen session (an 80x24 window) and
+// returns its address and input log.
+func (r *rig) screenSession(prompt string, extra ...string) (addr, log string) {
 	r.t.Helper()
 	if _, err := exec.LookPath("screen"); err != nil {
 		r.t.Skip("GNU screen is not installed: this test needs the screen program on PATH")
@@ -26,10 +28,8 @@ func (r *rig) screenSession(prompt string) (addr, log string) {
 	exe, _ := os.Executable()
 	log = filepath.Join(r.t.TempDir(), "screen.jsonl")
 	name := fmt.Sprintf("cm%d", time.Now().UnixNano()%1e9)
-	hookCmd := fmt.Sprintf("env CODEMAN_TEST_ROLE=hook XDG_RUNTIME_DIR=%s %s", r.env["XDG_RUNTIME_DIR"], exe)
-	cmd := exec.Command("screen", "-U", "-dmS", name, "-c", "/dev/null",
-		"env", "CODEMAN_TEST_ROLE=sim", "LANG=C.UTF-8", "TERM=xterm-256color",
-		exe, "--work", "1s", "--seed", "7", "--log", log, "--hook-cmd", hookCmd, "--prompt", prompt)
+	cmd := exec.Command("screen", slices.Concat([]string{"-U", "-dmS", name, "-c", "/dev/null",
+		"env", "CODEMAN_TEST_ROLE=sim", "LANG=C.UTF-8", "TERM=xterm-256color", exe}, r.simArgs(log, prompt, extra...))...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		r.t.Fatalf("start screen: %v: %s", err, out)
 	}
