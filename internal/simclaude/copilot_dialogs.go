@@ -77,7 +77,10 @@ func (m *model) copilotInit(command string, now time.Time) {
 			field{"toolInput", object{{"file_path", path}, {"diff", diff + "\n"}}}, field{"permissionSuggestions", []object{}})
 		if m.cfg.AllowWrite {
 			m.copilotRan("", now)
+			return
 		}
+		m.emitCopilot("notification", field{"message", "Edit file: " + path}, field{"title", "Permission needed"},
+			field{"hook_event_name", "Notification"}, field{"notification_type", "permission_prompt"})
 	}})
 }
 

@@ -397,14 +397,19 @@ func TestCopilot_ClearNewExit(t *testing.T) {
 	}
 }
 
-// /init sends Copilot's prompt and asks before it writes the file.
+// /init sends Copilot's prompt and asks before it writes the file, with
+// the notification the real CLI runs for it.
 func TestCopilot_Init(t *testing.T) {
 	s := newCopilotSim(t, "", nil)
 	s.send("/init")
 	s.after(2 * time.Second)
 	sameList(t, "hooks", s.copilotEvents(0), []string{
 		"sessionStart:new", "userPromptSubmitted", "userPromptTransformed", "preToolUse:apply_patch", "permissionRequest:edit",
+		"notification:permission_prompt",
 	})
+	if got := s.hooks[len(s.hooks)-1].get("message"); got != "Edit file: /home/dev/proj/.github/copilot-instructions.md" {
+		t.Errorf("notification message = %v", got)
+	}
 	if got := s.hooks[1].get("prompt"); got != copilotInitPrompt {
 		t.Errorf("prompt = %q", got)
 	}
