@@ -68,10 +68,34 @@ func hookNames() []string {
 	return names
 }
 
-// agentFlag is one of an agent's own flags, with the agents that take it.
+// agentFlag is one of an agent's own flags, with the agents that take it
+// and what it does for each.
 type agentFlag struct {
 	hooks.Flag
 	agents []string
+	usages []string
+}
+
+// help is the flag's usage text: the one usage of the agents that take it,
+// marked with them when not all do, or each agent's usage, named.
+func (f agentFlag) help(all int) string {
+	if slices.IndexFunc(f.usages, func(u string) bool { return u != f.usages[0] }) < 0 {
+		if len(f.agents) < all {
+			return f.usages[0] + " (--agent " + strings.Join(f.agents, ", ") + " only)"
+		}
+		return f.usages[0]
+	}
+	parts := make([]string, len(f.agents))
+	for i, a := range f.agents {
+		u := f.usages[i]
+		if i > 0 {
+			// The help takes the first backquoted word for the argument's
+			// name and would print the later backquotes.
+			u = strings.ReplaceAll(u, "`", "")
+		}
+		parts[i] = "with --agent " + a + ", " + u
+	}
+	return strings.Join(parts, "; ")
 }
 
 // agentFlags are the agents' own flags of a hooks command, in the
@@ -89,13 +113,14 @@ func agentFlags(install bool) []agentFlag {
 				i = len(flags) - 1
 			}
 			flags[i].agents = append(flags[i].agents, a.Name)
+			flags[i].usages = append(flags[i].usages, f.Usage)
 		}
 	}
 	return flags
 }
 
-// hookFlags are --agent and the agents' own flags, each marked with the
-// agents it applies to when not all of them.
+// hookFlags are --agent and the agents' own flags, each saying what it
+// does for the agents it applies to.
 func hookFlags(install bool) []cli.Flag {
 	names := hookNames()
 	flags := []cli.Flag{&cli.StringFlag{
@@ -104,10 +129,7 @@ func hookFlags(install bool) []cli.Flag {
 		Value: agents.Default,
 	}}
 	for _, f := range agentFlags(install) {
-		usage := f.Usage
-		if len(f.agents) < len(names) {
-			usage += " (--agent " + strings.Join(f.agents, ", ") + " only)"
-		}
+		usage := f.help(len(names))
 		if f.Bool {
 			flags = append(flags, &cli.BoolFlag{Name: f.Name, Usage: usage})
 		} else {

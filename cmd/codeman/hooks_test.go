@@ -162,6 +162,19 @@ func TestHooks_AgentErrors(t *testing.T) {
 	}
 }
 
+// --project does something else for each agent that takes it: the help
+// names each agent's file; a flag of one agent says whose it is.
+func TestHooks_FlagHelp(t *testing.T) {
+	help := runCodeman(t, "hooks", "install", "--help")
+	checkContains(t, "hooks install --help", help,
+		"--project DIR  with --agent claude, use DIR/.claude/settings.local.json instead of the user settings; "+
+			"with --agent copilot, use DIR/.github/hooks/codeman.json instead of the user's Copilot hooks",
+		"(--agent codex only)")
+	if strings.Contains(help, "`") || strings.Contains(help, "(--agent claude, copilot only)") {
+		t.Errorf("hooks install --help:\n%s", help)
+	}
+}
+
 // codeman hooks install run ten times at once, as ten processes, leaves
 // one set of hooks; status then says installed, and one uninstall removes
 // the file they created.
