@@ -12,7 +12,8 @@
 //
 // Its first argument, when given, names the event for payloads that carry
 // no name of their own: codeman's GitHub Copilot CLI hooks run
-// `codeman-hook agentStop`.
+// `codeman-hook agentStop`, and its OpenCode plugin `codeman-hook
+// session.idle`.
 package main
 
 import (

@@ -1,7 +1,8 @@
 // Package spool is the marker protocol between the hooks of Claude Code
 // (and of the OpenAI Codex CLI, whose events share it, and of the GitHub
 // Copilot CLI, whose events codeman's hook entries name on the command
-// line) and codeman's daemon. It owns:
+// line, and of OpenCode, whose events codeman's plugin forwards the same
+// way) and codeman's daemon. It owns:
 //
 //   - the hook handler (Handle): Claude Code runs it for every hook event
 //     with the event's JSON on stdin; it finds its pane from the

@@ -120,5 +120,41 @@ func seedPayloads(f *testing.F) [][]byte {
 		}
 		out = append(out, data)
 	}
+	return append(out, openCodeSeeds(f)...)
+}
+
+// openCodeSeeds are OpenCode's recorded events and hook calls whole, as
+// payloads that name their event, so that the properties are read.
+func openCodeSeeds(f *testing.F) [][]byte {
+	f.Helper()
+	logs, err := filepath.Glob(filepath.Join("..", "..", "agents", "opencode", "testdata", "plugin-events", "*.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var out [][]byte
+	for _, file := range logs {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for line := range bytes.Lines(data) {
+			var row struct {
+				Kind, Type, Name  string
+				Properties, Input json.RawMessage
+			}
+			if err := json.Unmarshal(line, &row); err != nil {
+				f.Fatalf("%s: %v", file, err)
+			}
+			event, props := row.Type, row.Properties
+			if row.Kind == "hook" {
+				event, props = row.Name, row.Input
+			}
+			if event == "" {
+				continue
+			}
+			seed, _ := json.Marshal(map[string]any{"hook_event_name": event, "properties": props})
+			out = append(out, seed)
+		}
+	}
 	return out
 }

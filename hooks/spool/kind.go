@@ -11,9 +11,9 @@ type Kind uint8
 // means to the controller).
 const (
 	KindNone             Kind = iota // no signal
-	KindStop                         // Stop; Copilot's agentStop
+	KindStop                         // Stop; Copilot's agentStop; OpenCode's session.idle
 	KindIdlePrompt                   // Notification idle_prompt
-	KindPromptSubmitted              // UserPromptSubmit; Copilot's userPromptSubmitted
+	KindPromptSubmitted              // UserPromptSubmit; Copilot's userPromptSubmitted; OpenCode's chat.message
 	KindToolStarted                  // PreToolUse of an ordinary tool; Codex's PreModelRequest
 	KindToolFinished                 // PostToolUse of an ordinary tool; Copilot's postToolUseFailure
 	KindQuestionPending              // AskUserQuestion (Copilot: ask_user) is on screen
@@ -22,9 +22,9 @@ const (
 	KindPermissionPrompt             // any other permission dialog
 	KindElicitation                  // Notification elicitation_dialog
 	KindClearFinished                // SessionStart after /clear
-	KindTurnFailed                   // StopFailure; Codex's failed PostModelRequest
+	KindTurnFailed                   // StopFailure; Codex's failed PostModelRequest; OpenCode's session.error
 	KindSessionEnded                 // SessionEnd other than for /clear
-	KindInterrupted                  // Codex's Interrupt
+	KindInterrupted                  // Codex's Interrupt; OpenCode's MessageAbortedError
 	numKinds
 )
 
@@ -105,6 +105,26 @@ const (
 	copilotUserExit = "user_exit"
 )
 
+// OpenCode's event and hook names, as codeman's plugin forwards them
+// (docs/opencode.md, "Plugins").
+const (
+	openCodeIdle              = "session.idle"
+	openCodeStatus            = "session.status"
+	openCodeError             = "session.error"
+	openCodePermissionAsked   = "permission.asked"
+	openCodePermissionReplied = "permission.replied"
+	openCodePrompt            = "chat.message"
+	openCodeToolBefore        = "tool.execute.before"
+	openCodeToolAfter         = "tool.execute.after"
+	openCodeQuestion          = "question"
+	// openCodeAborted is the error's name when Esc Esc interrupted the
+	// turn; every other name is a failed turn (APIError, ...).
+	openCodeAborted = "MessageAbortedError"
+	// openCodeReject is permission.replied's reply when the prompt was
+	// rejected (Esc): the turn ends there.
+	openCodeReject = "reject"
+)
+
 // Kind is the dispatch table of docs/ARCHITECTURE.md, "Evidence":
 // the signal the marker's event makes, KindNone for events that carry none
 // (MessageDisplay, SessionStart other than after /clear, SessionEnd for
@@ -133,8 +153,13 @@ const (
 // exit alike, so the screen tells them apart; errorOccurred runs for each
 // failed model call, retries included, and the screen's last failure row
 // tells the turn's end (its message stays the marker's Error).
+//
+// OpenCode's events come from codeman's plugin (openCodeKind).
 func (m Marker) Kind() Kind {
 	switch m.Event {
+	case openCodeIdle, openCodeStatus, openCodeError, openCodePermissionAsked,
+		openCodePermissionReplied, openCodePrompt, openCodeToolBefore, openCodeToolAfter:
+		return openCodeKind(m)
 	case "Stop", copilotAgentStop:
 		if m.AgentID != "" {
 			return KindNone
@@ -195,6 +220,58 @@ func (m Marker) Kind() Kind {
 		if m.Reason != "clear" && m.Reason != copilotUserExit {
 			return KindSessionEnded
 		}
+	}
+	return KindNone
+}
+
+// openCodeKind is the signal of an OpenCode event codeman's plugin
+// forwards. session.idle ends every turn, but a turn that failed, was
+// interrupted or ended on a rejected permission prompt has its signal
+// already (session.error, permission.replied), and the plugin names it as
+// the idle's Reason: such an idle is no Stop, as Claude Code's StopFailure
+// and Codex's Interrupt come without one (a Stop after a failure would
+// make the failed turn read as one that ended well). session.status busy
+// and retry are work (the plugin forwards no idle status: session.idle
+// follows it); session.error is an interrupt for MessageAbortedError and a
+// failed turn, its message the Error, for any other error. A permission
+// prompt answered lets its tool run (tool_finished clears the prompt and
+// tool.execute.after follows) unless rejected, which ends the turn as an
+// interrupt does. The question tool is OpenCode's question.
+func openCodeKind(m Marker) Kind {
+	switch m.Event {
+	case openCodeIdle:
+		if m.Reason != "" {
+			return KindNone
+		}
+		return KindStop
+	case openCodeStatus:
+		if m.Status == "busy" || m.Status == "retry" {
+			return KindToolStarted
+		}
+	case openCodeError:
+		if m.Reason == openCodeAborted {
+			return KindInterrupted
+		}
+		return KindTurnFailed
+	case openCodePermissionAsked:
+		return KindPermissionPrompt
+	case openCodePermissionReplied:
+		if m.Status == openCodeReject {
+			return KindInterrupted
+		}
+		return KindToolFinished
+	case openCodePrompt:
+		return KindPromptSubmitted
+	case openCodeToolBefore:
+		if m.Tool == openCodeQuestion {
+			return KindQuestionPending
+		}
+		return KindToolStarted
+	case openCodeToolAfter:
+		if m.Tool == openCodeQuestion {
+			return KindQuestionAnswered
+		}
+		return KindToolFinished
 	}
 	return KindNone
 }

@@ -22,9 +22,9 @@ type Marker struct {
 	NotificationType string    `json:"notification_type,omitempty"` // Notification
 	Tool             string    `json:"tool_name,omitempty"`         // tool events
 	Source           string    `json:"source,omitempty"`            // SessionStart
-	Reason           string    `json:"reason,omitempty"`            // SessionEnd
+	Reason           string    `json:"reason,omitempty"`            // SessionEnd; OpenCode's error name, an idle's ended
 	Error            string    `json:"error,omitempty"`             // StopFailure, Codex's PostModelRequest, Copilot's errorOccurred
-	Status           string    `json:"status,omitempty"`            // Codex's PostModelRequest
+	Status           string    `json:"status,omitempty"`            // Codex's PostModelRequest; OpenCode's session status, permission reply
 	Message          string    `json:"message,omitempty"`           // Notification
 	BackgroundTasks  []string  `json:"background_tasks,omitempty"`  // Stop: each task's status
 	SessionID        string    `json:"session_id,omitempty"`

@@ -17,25 +17,74 @@ import (
 // (ParsePayloadAs). Where both spellings are there, the snake_case one
 // wins.
 type payload struct {
-	Event            text    `json:"hook_event_name"`
-	HookName         text    `json:"hookName"` // Copilot's permissionRequest
-	NotificationType text    `json:"notification_type"`
-	Tool             text    `json:"tool_name"`
-	ToolCamel        text    `json:"toolName"`
-	Source           text    `json:"source"`
-	Reason           text    `json:"reason"`
-	Error            errText `json:"error"`
-	Status           text    `json:"status"`
-	Message          text    `json:"message"`
-	BackgroundTasks  tasks   `json:"background_tasks"`
-	SessionID        text    `json:"session_id"`
-	SessionIDCamel   text    `json:"sessionId"`
-	AgentID          text    `json:"agent_id"`
-	AgentIDCamel     text    `json:"agentId"`
-	Cwd              text    `json:"cwd"`
-	ToolInput        input   `json:"tool_input"`
-	ToolInputCamel   input   `json:"toolInput"` // Copilot's permissionRequest
-	ToolArgs         input   `json:"toolArgs"`  // Copilot's tool events
+	Event            text          `json:"hook_event_name"`
+	HookName         text          `json:"hookName"` // Copilot's permissionRequest
+	NotificationType text          `json:"notification_type"`
+	Tool             text          `json:"tool_name"`
+	ToolCamel        text          `json:"toolName"`
+	Source           text          `json:"source"`
+	Reason           text          `json:"reason"`
+	Error            errText       `json:"error"`
+	Status           text          `json:"status"`
+	Message          text          `json:"message"`
+	BackgroundTasks  tasks         `json:"background_tasks"`
+	SessionID        text          `json:"session_id"`
+	SessionIDCamel   text          `json:"sessionId"`
+	AgentID          text          `json:"agent_id"`
+	AgentIDCamel     text          `json:"agentId"`
+	Cwd              text          `json:"cwd"`
+	ToolInput        input         `json:"tool_input"`
+	ToolInputCamel   input         `json:"toolInput"`  // Copilot's permissionRequest
+	ToolArgs         input         `json:"toolArgs"`   // Copilot's tool events
+	Properties       openCodeProps `json:"properties"` // OpenCode's
+}
+
+// openCodeProps are the properties of an OpenCode event as codeman's
+// plugin forwards them: session.status's status, session.error's error,
+// permission.asked's permission and what it is about, permission.replied's
+// reply, a tool hook's tool and a question's args, and ended, which the
+// plugin adds to a session.idle that ends a turn already signalled
+// (session.error's name, or "rejected"). Every field is lenient, and so is
+// the whole: any other shape reads as nothing.
+type openCodeProps struct {
+	SessionID text `json:"sessionID"`
+	Status    struct {
+		Type    text `json:"type"`
+		Message text `json:"message"`
+	} `json:"status"`
+	Error struct {
+		Name text `json:"name"`
+		Data struct {
+			Message text `json:"message"`
+		} `json:"data"`
+	} `json:"error"`
+	Ended      text   `json:"ended"`
+	Permission text   `json:"permission"`
+	Metadata   input  `json:"metadata"`
+	Patterns   []text `json:"patterns"`
+	Reply      text   `json:"reply"`
+	Tool       text   `json:"tool"`
+	Args       input  `json:"args"`
+}
+
+func (p *openCodeProps) UnmarshalJSON(b []byte) error {
+	type plain openCodeProps
+	var v plain
+	// A field of another type is skipped and the rest still read.
+	_ = json.Unmarshal(b, &v)
+	*p = openCodeProps(v)
+	return nil
+}
+
+// pattern is the first of a permission's patterns, for a prompt whose
+// metadata names neither a command nor a file.
+func (p *openCodeProps) pattern() text {
+	for _, s := range p.Patterns {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 var errNoEvent = errors.New("hook input has no hook_event_name")
@@ -57,18 +106,19 @@ func ParsePayloadAs(data []byte, event string) (Marker, error) {
 	if p.Event == "" {
 		return Marker{}, errNoEvent
 	}
-	p.Tool = either(p.Tool, p.ToolCamel)
+	oc := &p.Properties
+	p.Tool = either(p.Tool, p.ToolCamel, oc.Tool, oc.Permission)
 	return Marker{
 		Event:            string(p.Event),
 		NotificationType: string(p.NotificationType),
 		Tool:             string(p.Tool),
 		Source:           string(p.Source),
-		Reason:           string(p.Reason),
-		Error:            string(p.Error),
-		Status:           string(p.Status),
-		Message:          string(p.Message),
+		Reason:           string(either(p.Reason, oc.Ended, oc.Error.Name)),
+		Error:            string(either(p.Error, errText(oc.Error.Data.Message))),
+		Status:           string(either(p.Status, oc.Status.Type, oc.Reply)),
+		Message:          string(either(p.Message, oc.Status.Message)),
 		BackgroundTasks:  []string(p.BackgroundTasks),
-		SessionID:        string(either(p.SessionID, p.SessionIDCamel)),
+		SessionID:        string(either(p.SessionID, p.SessionIDCamel, oc.SessionID)),
 		AgentID:          string(either(p.AgentID, p.AgentIDCamel)),
 		Cwd:              string(p.Cwd),
 		Detail:           p.detail(),
@@ -88,7 +138,12 @@ func either[T ~string](values ...T) T {
 // detail is what a person is asked, kept only for the events that ask:
 // a permission request and a question.
 func (p *payload) detail() string {
+	oc := &p.Properties
 	switch {
+	case p.Event == openCodePermissionAsked:
+		return string(either(p.ToolInput, oc.Metadata, input(oc.pattern())))
+	case p.Tool == openCodeQuestion && (p.Event == openCodeToolBefore || p.Event == openCodeToolAfter):
+		return string(either(p.ToolInput, oc.Args))
 	case p.Event == "PermissionRequest" || p.Event == copilotPermissionRequest,
 		p.Tool == toolAskUserQuestion || p.Tool == copilotAskUser:
 		return string(either(p.ToolInput, p.ToolInputCamel, p.ToolArgs))
@@ -108,6 +163,7 @@ func (in *input) UnmarshalJSON(b []byte) error {
 		} `json:"questions"`
 		Command  text `json:"command"`
 		FilePath text `json:"file_path"`
+		FileOC   text `json:"filepath"` // OpenCode's filepath, filePath
 		URL      text `json:"url"`
 		Pattern  text `json:"pattern"`
 		Prompt   text `json:"prompt"`
@@ -123,6 +179,8 @@ func (in *input) UnmarshalJSON(b []byte) error {
 		*in = input(v.Command)
 	case v.FilePath != "":
 		*in = input(v.FilePath)
+	case v.FileOC != "":
+		*in = input(v.FileOC)
 	case v.URL != "":
 		*in = input(v.URL)
 	case v.Pattern != "":
