@@ -1,6 +1,12 @@
 package hooks
 
-import "io/fs"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
 
 // ReadRegular reads the regular file at path as the settings file is read:
 // a FIFO, device, socket or directory is refused before it is opened. For
@@ -65,4 +71,36 @@ func (f *EditedFile) Remove() error {
 		return nil
 	}
 	return f.sf.removeFile(sideFiles(f.sf.target))
+}
+
+// ProjectDir returns dir made absolute, which must be a directory: the
+// repository or project a --project flag names.
+func ProjectDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("find project dir: %w", err)
+	}
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return "", fmt.Errorf("project dir %s is not a directory", abs)
+	}
+	return abs, nil
+}
+
+// ReadOwnFile reads for an edit a file codeman writes itself, such as
+// another agent's hooks file of codeman's own: a symlink in its place is
+// refused rather than followed (an edit would land wherever it points),
+// as are anything but a regular file and a file larger than maxSize. what
+// names the file in errors ("hooks file").
+func ReadOwnFile(path, what string, maxSize int64) (*EditedFile, error) {
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%s %s is a symlink, which codeman does not follow: it writes that file itself; remove the link (keep what it points to under another name)", what, path)
+	case info.Mode().IsRegular() && info.Size() > maxSize:
+		return nil, fmt.Errorf("%s %s is %d bytes, larger than codeman reads (%d): it is not codeman's; move it aside", what, path, info.Size(), maxSize)
+	}
+	return ReadForEdit(path, what)
 }

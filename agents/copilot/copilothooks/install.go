@@ -154,20 +154,8 @@ func makeBase(path string) error {
 	return nil
 }
 
-// openHooksFile reads codeman's hooks file for an edit. codeman writes it
-// itself, so a symlink in its place is refused rather than followed (an
-// edit would land wherever it points), as are anything but a regular file
-// and a file too large to be a hooks file.
+// openHooksFile reads codeman's hooks file for an edit: a file codeman
+// writes itself (hooks.ReadOwnFile).
 func openHooksFile(path string) (*hooks.EditedFile, error) {
-	info, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("read hooks file: %w", err)
-	case info.Mode()&fs.ModeSymlink != 0:
-		return nil, fmt.Errorf("hooks file %s is a symlink, which codeman does not follow: it writes that file itself; remove the link (keep what it points to under another name)", path)
-	case info.Mode().IsRegular() && info.Size() > maxFileSize:
-		return nil, fmt.Errorf("hooks file %s is %d bytes, larger than codeman reads (%d): it is not codeman's; move it aside", path, info.Size(), maxFileSize)
-	}
-	return hooks.ReadForEdit(path, "hooks file")
+	return hooks.ReadOwnFile(path, "hooks file", maxFileSize)
 }

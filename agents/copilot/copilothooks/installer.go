@@ -42,7 +42,7 @@ type request struct {
 func resolve(r hooks.Request) (request, error) {
 	home, homeErr := Home(r.Env)
 	if dir := r.Flag(flagProject); dir != "" {
-		abs, err := projectDir(dir)
+		abs, err := hooks.ProjectDir(dir)
 		if err != nil {
 			return request{}, err
 		}

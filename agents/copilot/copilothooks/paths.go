@@ -3,7 +3,6 @@ package copilothooks
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 )
 
@@ -36,18 +35,6 @@ func HooksPath(home string) string { return filepath.Join(home, "hooks", FileNam
 
 // SettingsPath is the user's settings file of a Copilot home.
 func SettingsPath(home string) string { return filepath.Join(home, "settings.json") }
-
-// projectDir returns dir made absolute, which must be a directory.
-func projectDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("find project dir: %w", err)
-	}
-	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-		return "", fmt.Errorf("project dir %s is not a directory", abs)
-	}
-	return abs, nil
-}
 
 // ProjectHooksPath is codeman's hooks file of a repository (its
 // directory, absolute).
