@@ -244,6 +244,8 @@ func (m *model) exitNote(reason string) string {
 	switch {
 	case m.copilot():
 		return m.copilotExitNote()
+	case m.opencode():
+		return m.opencodeExitNote()
 	case m.codex() && reason == "other" && m.cx.sessionOpen:
 		return "To continue this session, run:\n  codex resume " + m.session + "\n"
 	case m.claude() && reason == "prompt_input_exit":

@@ -72,9 +72,7 @@ func statsOf(events []inputEvent) readStats {
 func (r readStats) paste() bool { return r.chars >= copilotPasteChars || r.newline }
 
 // escArmed reports whether a first Esc waits for its second.
-func (c *copilotState) escArmed(now time.Time) bool {
-	return !c.escAt.IsZero() && now.Sub(c.escAt) < copilotEscWindow
-}
+func (c *copilotState) escArmed(now time.Time) bool { return armed(c.escAt, now, copilotEscWindow) }
 
 // copilotStartItems are the transcript of a fresh start: the logo, a
 // tip and the MCP line.
@@ -140,8 +138,9 @@ func (m *model) copilotBegin(text string, announce bool, sent string, now time.T
 	}
 }
 
-// copilotOrdinarySteps stream a reply in two pieces and finish.
-func (m *model) copilotOrdinarySteps(work time.Duration, prompt string) []step {
+// streamedSteps stream a reply in two pieces and finish, running no tool:
+// the ordinary turn of the Copilot and OpenCode looks.
+func (m *model) streamedSteps(work time.Duration, prompt string) []step {
 	steps := replySteps(work*2/5, "I checked the project and took care of it:")
 	steps = append(steps, step{after: work * 3 / 5, run: func(m *model, _ time.Time) { m.streamLine(quoteFirstLine(prompt)) }})
 	return append(steps, step{after: streamGap, run: finishTurn})
@@ -150,18 +149,9 @@ func (m *model) copilotOrdinarySteps(work time.Duration, prompt string) []step {
 // copilotStream adds a piece to the reply: Copilot runs the pieces of a
 // message together in one paragraph.
 func (m *model) copilotStream(s string) {
-	t := m.turn
-	t.streaming = true
-	t.reply = append(t.reply, s)
 	m.cp.bytes += len(s)
 	m.cp.output = true
-	reply := item{lines: []line{text(copilotDot(copilotText), 0, strings.Join(t.reply, " "))}}
-	if t.replyItem < 0 {
-		m.items = append(m.items, reply)
-		t.replyItem = len(m.items) - 1
-		return
-	}
-	m.items[t.replyItem] = reply
+	m.joinReply(s, func(reply string) item { return item{lines: []line{text(copilotDot(copilotText), 0, reply)}} })
 }
 
 // copilotText is the default foreground: a reply's bullet is not coloured.
@@ -209,23 +199,23 @@ func (m *model) copilotInterrupt(now time.Time) {
 // per retry when retried shows them, and the "✗" row at the end.
 func (m *model) copilotFailSteps(message string, apiError object, retried bool, outcome string) []step {
 	gap := m.cfg.Work / 6
-	var steps []step
-	for i := range 6 {
-		steps = append(steps, step{after: gap, run: func(m *model, now time.Time) {
-			m.emitCopilot("errorOccurred", field{"errorContext", "model_call"}, field{"recoverable", true},
-				field{"error", copilotError(apiError)})
-			if i < 5 {
-				if retried {
-					m.items = append(m.items, copilotNote(copilotRetrying))
-				}
-				return
-			}
-			wait := float64(5*gap) / float64(time.Second)
-			m.items = append(m.items, item{lines: []line{{lead: " " + fg(copilotRed, "✗") + " ", body: fmt.Sprintf(copilotFailed, wait, message)}}})
-			m.endTurn(outcome, now)
-		}})
+	failed := func(m *model) {
+		m.emitCopilot("errorOccurred", field{"errorContext", "model_call"}, field{"recoverable", true},
+			field{"error", copilotError(apiError)})
 	}
-	return steps
+	retry := func(m *model, _ int, _ time.Time) {
+		failed(m)
+		if retried {
+			m.items = append(m.items, copilotNote(copilotRetrying))
+		}
+	}
+	fail := func(m *model, now time.Time) {
+		failed(m)
+		wait := float64(5*gap) / float64(time.Second)
+		m.items = append(m.items, item{lines: []line{{lead: " " + fg(copilotRed, "✗") + " ", body: fmt.Sprintf(copilotFailed, wait, message)}}})
+		m.endTurn(outcome, now)
+	}
+	return retrySteps(gap, 5, retry, fail)
 }
 
 // copilotError is errorOccurred's error: the API's error JSON as its
@@ -264,7 +254,7 @@ func (m *model) copilotSteps(s scenario, prompt string) []step {
 	w := m.cfg.Work
 	switch s {
 	case scenarioLong:
-		return m.copilotOrdinarySteps(m.cfg.Long, prompt)
+		return m.streamedSteps(m.cfg.Long, prompt)
 	case scenarioPlan:
 		return []step{{after: w, run: (*model).copilotOpenPlan}}
 	case scenarioQuestion:
@@ -276,7 +266,7 @@ func (m *model) copilotSteps(s scenario, prompt string) []step {
 	case scenarioError:
 		return m.copilotAPIErrorSteps()
 	}
-	return m.copilotOrdinarySteps(w, prompt)
+	return m.streamedSteps(w, prompt)
 }
 
 // copilotCompact is /compact: preCompact, then "● Compaction completed"

@@ -37,6 +37,7 @@ type dialog struct {
 	notifyAt time.Time // Notification permission_prompt if still open then
 	codex    bool      // Codex's approval prompt
 	copilot  bool      // one of Copilot's dialogs
+	opencode bool      // OpenCode's permission prompt
 }
 
 // options is how many numbered options the dialog has.

@@ -32,8 +32,8 @@ func (m *model) emit(event string, pre []field, post ...field) {
 	case m.codex():
 		m.emitCodex(event, post)
 		return
-	case m.copilot():
-		return // its turns fire their own events (emitCopilot)
+	case m.copilot(), m.opencode():
+		return // their turns fire their own events (emitCopilot, emitOpenCode)
 	}
 	p := object{
 		{"session_id", m.session},

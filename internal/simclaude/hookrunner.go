@@ -20,7 +20,7 @@ type hookRunner struct {
 	dir string
 	env []string // added to the inherited environment
 	// bare leaves the payload without a newline at its end, as Copilot
-	// writes it.
+	// and OpenCode's plugin write it.
 	bare bool
 
 	mu      sync.Mutex
@@ -42,16 +42,22 @@ func newHookRunner(cmd, dir, look string) *hookRunner {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		dir = "" // a --cwd that exists only on screen; hooks run where we run
 	}
-	// Every CLI sets CLAUDE_PROJECT_DIR; Copilot adds its own variables.
-	env := []string{"CLAUDE_PROJECT_DIR=" + dir}
-	if look == LookCopilot {
-		env = append(env, "COPILOT_CLI=1", "COPILOT_PROJECT_DIR="+dir, "COPILOT_CLI_BINARY_VERSION="+copilotVersion)
+	// Claude, Codex and Copilot set CLAUDE_PROJECT_DIR, Copilot its own
+	// variables too; OpenCode's plugin runs the command in OpenCode's
+	// environment.
+	var env []string
+	switch look {
+	case LookOpenCode:
+	case LookCopilot:
+		env = []string{"CLAUDE_PROJECT_DIR=" + dir, "COPILOT_CLI=1", "COPILOT_PROJECT_DIR=" + dir, "COPILOT_CLI_BINARY_VERSION=" + copilotVersion}
+	default:
+		env = []string{"CLAUDE_PROJECT_DIR=" + dir}
 	}
 	return &hookRunner{
 		cmd:     cmd,
 		dir:     dir,
 		env:     env,
-		bare:    look == LookCopilot,
+		bare:    look == LookCopilot || look == LookOpenCode,
 		wake:    make(chan struct{}, 1),
 		closing: make(chan struct{}),
 		stop:    make(chan struct{}),

@@ -16,6 +16,7 @@ type item struct {
 // line is one logical transcript line.
 type line struct {
 	lead    string // styled prefix; wrapped rows indent by its width
+	cont    string // the prefix of wrapped rows instead, when set
 	body    string // plain text, wrapped at the screen width
 	color   int    // body foreground, 0 for the default
 	bgColor int    // background behind lead and body (prompt echo)
@@ -40,6 +41,9 @@ func (l line) rows(width int) []string {
 	leadWidth := ansi.StringWidth(l.lead)
 	wrapped := strings.Split(ansi.Wrap(l.body, max(width-leadWidth, 8), ""), "\n")
 	indent := strings.Repeat(" ", leadWidth)
+	if l.cont != "" {
+		indent = l.cont
+	}
 	out := make([]string, len(wrapped))
 	for i, w := range wrapped {
 		lead := indent

@@ -11,6 +11,8 @@ const (
 	LookClaude  = "claude"  // Claude Code 2.1.328
 	LookCodex   = "codex"   // the OpenAI Codex CLI 0.171.0
 	LookCopilot = "copilot" // the GitHub Copilot CLI 1.0.102
+	// LookOpenCode is OpenCode 1.18.33.
+	LookOpenCode = "opencode"
 )
 
 // Codex's key timing (docs/codex.md): keys less than pasteBurstGap apart
@@ -57,6 +59,8 @@ func (m *model) commands() []slashCommand {
 		return codexSlashCommands
 	case m.copilot():
 		return nil // Copilot's Enter runs what was typed
+	case m.opencode():
+		return nil // OpenCode's popup is opencodePopups
 	}
 	return slashCommands
 }

@@ -68,8 +68,9 @@ type model struct {
 	idleNotifyAt   time.Time // Notification idle_prompt, once per idle period
 	lastPromptID   string
 
-	cx codexState   // the Codex look's own state
-	cp copilotState // the Copilot look's own state
+	cx codexState    // the Codex look's own state
+	cp copilotState  // the Copilot look's own state
+	oc opencodeState // the OpenCode look's own state
 
 	payloads []hookCall // hook payloads to run, in order
 	logs     []LogEntry // log entries to write, in order
@@ -102,6 +103,10 @@ func (m *model) start(now time.Time) {
 		// Copilot too fires sessionStart with the first prompt.
 		m.cp.started, m.cp.source = now, "new"
 		m.items = copilotStartItems()
+	case m.opencode():
+		// OpenCode runs no hook at start; its session is made with the
+		// first prompt.
+		m.session = m.newOpenCodeID("ses")
 	default:
 		m.noticeUntil = now.Add(startNoticeFor)
 		m.hookSessionStart("startup", true)
@@ -152,6 +157,10 @@ func (m *model) onRead(events []inputEvent, now time.Time) {
 // onInput handles one decoded input event.
 func (m *model) onInput(ev inputEvent, now time.Time) {
 	m.cp.now = now
+	if m.dialog != nil && m.dialog.opencode {
+		m.opencodeDialogInput(ev, now)
+		return
+	}
 	if m.dialog != nil && m.dialog.copilot {
 		m.copilotDialogInput(ev, now)
 		return
@@ -228,6 +237,8 @@ func (m *model) nextDeadline(now time.Time) time.Time {
 			if m.cp.escArmed(now) {
 				consider(m.cp.escAt.Add(copilotEscWindow))
 			}
+		case m.opencode() && m.dialog == nil:
+			consider(nextTick(m.turn.started, now, opencodeBarFrame))
 		case m.spinnerVisible():
 			consider(nextTick(m.turn.started, now, spinnerFrame))
 		}

@@ -43,13 +43,19 @@ type Options struct {
 	LimitReset time.Duration
 
 	// Look is the CLI the session looks like: LookClaude (the default),
-	// LookCodex or LookCopilot. Only the screen, the commands, the hook
+	// LookCodex, LookCopilot or LookOpenCode. Only the screen, the commands, the hook
 	// payloads and the keys differ; the turns are the same.
 	Look string
 	// AllowWrite is the Copilot CLI's --allow-tool write: file writes
 	// (/init's) run without the permission prompt. It is the only
 	// permission pattern the look models.
 	AllowWrite bool
+
+	// Permission is the OpenCode look's permission config for its bash
+	// and edit tools: PermissionAllow (the default, as OpenCode's) or
+	// PermissionAsk, which asks before each. It goes only with
+	// LookOpenCode.
+	Permission string
 
 	Seed    int64  // seeds verbs, tips and ids; 0 picks a random seed
 	LogPath string // append one JSON line per input event and turn boundary
@@ -114,11 +120,19 @@ func (o Options) validate() error {
 			return fmt.Errorf("--%s must not be negative, got %s", d.name, d.v)
 		}
 	}
-	if o.Look != LookClaude && o.Look != LookCodex && o.Look != LookCopilot {
-		return fmt.Errorf("--look must be %s, %s or %s, got %q", LookClaude, LookCodex, LookCopilot, o.Look)
+	switch o.Look {
+	case LookClaude, LookCodex, LookCopilot, LookOpenCode:
+	default:
+		return fmt.Errorf("--look must be %s, %s, %s or %s, got %q", LookClaude, LookCodex, LookCopilot, LookOpenCode, o.Look)
+	}
+	if o.Permission != "" && o.Permission != PermissionAllow && o.Permission != PermissionAsk {
+		return fmt.Errorf("--permission must be %s or %s, got %q", PermissionAllow, PermissionAsk, o.Permission)
 	}
 	if o.AllowWrite && o.Look != LookCopilot {
 		return fmt.Errorf("--allow-tool goes only with --look %s", LookCopilot)
+	}
+	if o.Permission != "" && o.Look != LookOpenCode {
+		return fmt.Errorf("--permission goes only with --look %s", LookOpenCode)
 	}
 	return nil
 }
@@ -138,7 +152,7 @@ func parseArgs(args []string, stderr io.Writer) (Options, error) {
 	fs.DurationVar(&o.PermissionNotify, "permission-notify", DefaultPermissionNotify, "unanswered dialog time before Notification permission_prompt")
 	fs.DurationVar(&o.AgentTime, "agent-time", DefaultAgentTime, "how long the background agent runs")
 	fs.DurationVar(&o.LimitReset, "limit-reset", DefaultLimitReset, "how far ahead a usage limit resets")
-	fs.StringVar(&o.Look, "look", "", "the CLI to look like: claude (the default), codex or copilot")
+	fs.StringVar(&o.Look, "look", "", "the CLI to look like: claude (the default), codex, copilot or opencode")
 	fs.Func("allow-tool", "with --look copilot: the tools that run without asking; only write (file writes) is modelled", func(v string) error {
 		if v != copilotAllowWrite {
 			return fmt.Errorf("only %q is modelled, got %q", copilotAllowWrite, v)
@@ -146,6 +160,7 @@ func parseArgs(args []string, stderr io.Writer) (Options, error) {
 		o.AllowWrite = true
 		return nil
 	})
+	fs.StringVar(&o.Permission, "permission", "", "with --look opencode: allow (the default) or ask before its bash and edit tools run")
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for verbs, tips and ids (0: random)")
 	fs.StringVar(&o.LogPath, "log", "", "append input events and turn boundaries to this file as JSON lines")
 	fs.StringVar(&o.HookCmd, "hook-cmd", "", "shell command to run for each hook event, with the payload on stdin")
@@ -184,6 +199,7 @@ func (o Options) Args() []string {
 	}
 	for _, s := range []struct{ name, v string }{
 		{"log", o.LogPath}, {"hook-cmd", o.HookCmd}, {"prompt", o.Prompt}, {"cwd", o.Cwd},
+		{"permission", o.Permission},
 	} {
 		if s.v != "" {
 			args = append(args, "--"+s.name, s.v)

@@ -28,6 +28,9 @@ func (m *model) promptInput(ev inputEvent, now time.Time) {
 			m.record(now, LogEntry{Kind: LogKey, Key: keyEnter, Text: "\n"})
 			return
 		}
+		if m.opencode() && ev.key == keyEnter && m.opencodeComplete(now) {
+			return
+		}
 		if ev.key == keyEnter && m.submittable() != "" {
 			m.submit(m.submittable(), now)
 			return
@@ -48,6 +51,9 @@ func (m *model) promptKey(key string, now time.Time) {
 		m.ctrlCUntil = time.Time{}
 	}
 	if m.copilot() && m.copilotKey(key, now) {
+		return
+	}
+	if m.opencode() && m.opencodeKey(key, now) {
 		return
 	}
 	switch key {
@@ -167,6 +173,9 @@ func (m *model) startPrompt(text string, announce bool, now time.Time) {
 		return
 	case m.copilot():
 		m.copilotStartPrompt(text, announce, now)
+		return
+	case m.opencode():
+		m.opencodeStartPrompt(text, now)
 		return
 	}
 	switch firstWord(text) {

@@ -19,6 +19,8 @@ func (m *model) render(now time.Time, width, height int) []string {
 		return m.renderCodex(now, width, height)
 	case m.copilot():
 		return m.renderCopilot(now, width, height)
+	case m.opencode():
+		return m.renderOpenCode(now, width, height)
 	}
 	top := m.topRows(width)
 	if m.dialog != nil {

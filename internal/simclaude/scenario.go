@@ -58,8 +58,11 @@ func pickScenario(prompt string, limited bool) scenario {
 // scenarioSteps is the script of a turn.
 func (m *model) scenarioSteps(s scenario, prompt string) []step {
 	w := m.cfg.Work
-	if m.copilot() {
+	switch {
+	case m.copilot():
 		return m.copilotSteps(m.copilotScenario(s), prompt)
+	case m.opencode():
+		return m.opencodeSteps(opencodeScenario(s), prompt)
 	}
 	if m.codex() {
 		s = codexScenario(s)

@@ -132,8 +132,12 @@ func replySteps(after time.Duration, lines ...string) []step {
 // streamLine shows one more line of the reply; while text streams the
 // spinner row is gone and only the footer says the turn is busy.
 func (m *model) streamLine(s string) {
-	if m.copilot() {
+	switch {
+	case m.copilot():
 		m.copilotStream(s)
+		return
+	case m.opencode():
+		m.opencodeStream(s)
 		return
 	}
 	t := m.turn
@@ -169,6 +173,9 @@ func finishTurn(m *model, now time.Time) {
 		m.bell()
 		m.signal("done", "")
 	case m.copilot(): // nothing marks the end but the idle row
+	case m.opencode():
+		m.opencodeFinish(now)
+		return
 	default:
 		m.items = append(m.items, completionItem(m.completionVerb(), now.Sub(m.turn.started), now))
 	}
@@ -202,4 +209,36 @@ func (m *model) bashSteps(after time.Duration) []step {
 			m.hookPostToolBatch(call)
 		}},
 	}
+}
+
+// joinReply adds a piece to the reply, the pieces of a message run
+// together in one paragraph that draw makes the item of.
+func (m *model) joinReply(s string, draw func(reply string) item) {
+	t := m.turn
+	t.streaming = true
+	t.reply = append(t.reply, s)
+	reply := draw(strings.Join(t.reply, " "))
+	if t.replyItem < 0 {
+		m.items = append(m.items, reply)
+		t.replyItem = len(m.items) - 1
+		return
+	}
+	m.items[t.replyItem] = reply
+}
+
+// retrySteps are a model call that fails and is retried retries times, a
+// gap apart: retry runs for each failed attempt that is retried (from 1),
+// fail for the last.
+func retrySteps(gap time.Duration, retries int, retry func(m *model, attempt int, now time.Time), fail func(m *model, now time.Time)) []step {
+	var steps []step
+	for i := range retries {
+		steps = append(steps, step{after: gap, run: func(m *model, now time.Time) { retry(m, i+1, now) }})
+	}
+	return append(steps, step{after: gap, run: fail})
+}
+
+// armed reports whether a first key pressed at at still waits, window
+// long, for its second.
+func armed(at, now time.Time, window time.Duration) bool {
+	return !at.IsZero() && now.Sub(at) < window
 }

@@ -1,0 +1,383 @@
+package simclaude
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The OpenCode look's turns, commands and keys. They run on the same turn
+// machinery as the other looks'. OpenCode's ordinary turn streams a reply
+// and runs no tool; the permission scenario runs a shell command, which
+// asks first only with Options.Permission "ask", as OpenCode asks only
+// when its config says so. OpenCode has no plan approval and the
+// recordings show no question tool: those scenarios are ordinary turns.
+
+// The values of Options.Permission: OpenCode's permission config for its
+// bash and edit tools.
+const (
+	PermissionAllow = "allow" // the default: nothing asks
+	PermissionAsk   = "ask"   // "permission": {"bash": "ask", "edit": "ask"}
+)
+
+// opencodeState is what only the OpenCode look keeps.
+type opencodeState struct {
+	agent        int       // index into opencodeAgents, Tab switches
+	session      bool      // the session has messages: the session view shows
+	tip          bool      // the start screen shows a tip, as after /new
+	completed    bool      // Enter completed the popup's command into the composer
+	tokens       int       // the context of the last reply, 0 before one
+	cents        int       // what the session spent
+	escAt        time.Time // a first Esc waits for its second
+	messageID    string    // the running prompt's message
+	permissionID string    // the permission request open
+	tool         *opencodeTool
+	retry        opencodeRetry
+}
+
+// opencodeTool is the tool call a turn runs: what its row names (the
+// command, the file), its arguments, and for a write the file's lines.
+type opencodeTool struct {
+	name, what, callID string
+	args               object
+	lines              []string
+	started            time.Time
+}
+
+// pending is the tool's row while it waits on the permission prompt.
+func (t *opencodeTool) pending() string {
+	if t.name == "bash" {
+		return "$ " + t.what
+	}
+	return "← Write " + t.what
+}
+
+// opencodeRetry is a failed model call waiting for its retry.
+type opencodeRetry struct {
+	attempt int
+	message string
+	next    time.Time
+}
+
+func (m *model) opencode() bool { return m.cfg.Look == LookOpenCode }
+
+func (m *model) opencodeAgentLabel() string { return opencodeAgents[m.oc.agent].label }
+
+// newOpenCodeID is an id in OpenCode's shape: ses_, msg_, prt_, per_ and
+// 26 characters.
+func (m *model) newOpenCodeID(prefix string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s_%012x", prefix, m.rng.Uint64()>>16)
+	for range 14 {
+		b.WriteByte(base62[m.rng.IntN(len(base62))])
+	}
+	return b.String()
+}
+
+// emitOpenCode queues an event as the plugin hands it to the hook
+// command: its type as the argument, {"type", "properties"} on stdin.
+func (m *model) emitOpenCode(event string, props ...field) {
+	p := append(object{{"sessionID", m.session}}, props...)
+	m.payloads = append(m.payloads, hookCall{arg: event, payload: object{{"type", event}, {"properties", p}}})
+}
+
+func (m *model) opencodeStatus(status object) {
+	m.emitOpenCode("session.status", field{"status", status})
+}
+
+func (m *model) opencodeBusy() { m.opencodeStatus(object{{"type", "busy"}}) }
+
+// opencodeIdle is a turn's last events: idle, and session.idle; twice
+// after an error, as the real CLI sends them.
+func (m *model) opencodeIdle(times int) {
+	for range times {
+		m.opencodeStatus(object{{"type", "idle"}})
+		m.emitOpenCode("session.idle")
+	}
+}
+
+// opencodeModelRef is the model as chat.message names it.
+var opencodeModelRef = object{{"providerID", "anthropic"}, {"modelID", opencodeModelID}}
+
+// opencodeStartPrompt runs a prompt or one of OpenCode's commands now.
+func (m *model) opencodeStartPrompt(text string, now time.Time) {
+	m.oc.completed = false
+	switch firstWord(text) {
+	case "/new", "/clear":
+		m.opencodeNewSession()
+	case "/init":
+		m.opencodeInit(text, now)
+	default:
+		m.opencodeBegin(text, text, now)
+		m.schedule(now, m.scenarioSteps(pickScenario(text, false), text)...)
+	}
+}
+
+// opencodeBegin echoes sent and starts the turn on prompt: the session
+// view from the first message on, chat.message and busy.
+func (m *model) opencodeBegin(prompt, sent string, now time.Time) {
+	m.oc.session, m.oc.tip = true, false
+	m.items = append(m.items, opencodeEcho(sent))
+	m.oc.escAt, m.oc.tool, m.oc.retry = time.Time{}, nil, opencodeRetry{}
+	m.oc.messageID = m.newOpenCodeID("msg")
+	m.beginTurn(prompt, m.oc.messageID, now, nil)
+	m.emitOpenCode("chat.message", field{"agent", opencodeAgents[m.oc.agent].id}, field{"model", opencodeModelRef})
+	m.opencodeBusy()
+}
+
+// opencodeNewSession is /new: back to the start screen with a tip; the
+// next prompt opens a session with a new id. No event says so.
+func (m *model) opencodeNewSession() {
+	m.session = m.newOpenCodeID("ses")
+	m.items = nil
+	m.oc.session, m.oc.tip, m.oc.tokens, m.oc.cents = false, true, 0, 0
+	m.lastPromptID = ""
+}
+
+// opencodeStream adds a piece to the reply: OpenCode runs the pieces of
+// a message together in one paragraph.
+func (m *model) opencodeStream(s string) { m.joinReply(s, opencodeReply) }
+
+// opencodeScenario maps a scenario to what OpenCode does.
+func opencodeScenario(s scenario) scenario {
+	switch s {
+	case scenarioPlan, scenarioQuestion, scenarioBackground:
+		return scenarioOrdinary
+	}
+	return s
+}
+
+// opencodeSteps is the script of an OpenCode turn.
+func (m *model) opencodeSteps(s scenario, prompt string) []step {
+	w := m.cfg.Work
+	switch s {
+	case scenarioLong:
+		return m.streamedSteps(m.cfg.Long, prompt)
+	case scenarioPermission:
+		return []step{{after: w * 2 / 5, run: func(m *model, now time.Time) {
+			m.opencodeCall(&opencodeTool{name: "bash", what: opencodeCommand,
+				args: object{{"command", opencodeCommand}, {"description", opencodeCommandDesc}}}, "Running it.", now)
+		}}}
+	case scenarioLimit:
+		return m.opencodeFailSteps(opencodeErrorLimit, 429)
+	case scenarioError:
+		return m.opencodeFailSteps(opencodeError500, 500)
+	}
+	return m.streamedSteps(w, prompt)
+}
+
+// opencodeCall streams intro and calls tool: tool.execute.before, then
+// the permission prompt when the config asks, else the tool runs.
+func (m *model) opencodeCall(tool *opencodeTool, intro string, now time.Time) {
+	m.streamLine(intro)
+	m.newReply()
+	tool.callID = newToolUseID(m.rng)
+	m.oc.tool = tool
+	m.emitOpenCode("tool.execute.before", field{"tool", tool.name}, field{"callID", tool.callID})
+	if m.cfg.Permission != PermissionAsk {
+		m.opencodeRun(now)
+		return
+	}
+	m.turn.steps, m.turn.due = nil, time.Time{}
+	m.dialog = &dialog{kind: dialogPermission, opencode: true}
+	perm, patterns, always, meta := "bash", []string{"sleep 6", "echo slow done"}, []string{"sleep *", "echo *"}, object{{"command", tool.what}}
+	if tool.name != "bash" {
+		path := filepath.Join(m.cfg.Cwd, tool.what)
+		perm, patterns, always = "edit", []string{strings.TrimPrefix(path, "/")}, []string{"*"}
+		meta = object{{"filepath", path}, {"diff", opencodeDiff(path, tool.lines)}}
+	}
+	m.oc.permissionID = m.newOpenCodeID("per")
+	m.emitOpenCode("permission.asked", field{"id", m.oc.permissionID}, field{"permission", perm},
+		field{"patterns", patterns}, field{"metadata", meta}, field{"always", always},
+		field{"tool", object{{"messageID", m.oc.messageID}, {"callID", tool.callID}}})
+}
+
+// opencodeDiff is the diff permission.asked carries for a new file.
+func opencodeDiff(path string, lines []string) string {
+	d := "Index: " + path + "\n" + strings.Repeat("=", 67) + "\n--- " + path + "\n+++ " + path +
+		fmt.Sprintf("\n@@ -0,0 +1,%d @@\n", len(lines)-1)
+	for _, l := range lines[:len(lines)-1] {
+		d += "+" + l + "\n"
+	}
+	return d
+}
+
+// opencodeRun runs the turn's tool: a shell command shows its spinner for
+// a while, a write is done at once; then the block with its output,
+// tool.execute.after, and the model's answer.
+func (m *model) opencodeRun(now time.Time) {
+	tool := m.oc.tool
+	tool.started = now
+	done := func(m *model, now time.Time) {
+		m.oc.tool = nil
+		reply := "The slow command finished."
+		if tool.name == "bash" {
+			m.items = append(m.items, opencodeBlock(opencodeBlue, "$ "+tool.what, "", opencodeCommandOut))
+		} else {
+			m.items = append(m.items, opencodeBlock(opencodeBlue, append([]string{"# Wrote " + tool.what, ""}, opencodeNumbered(tool.lines)...)...))
+			reply = tool.what + " is written."
+		}
+		m.emitOpenCode("tool.execute.after", field{"tool", tool.name}, field{"callID", tool.callID}, field{"args", tool.args})
+		m.opencodeBusy()
+		steps := replySteps(m.cfg.Work/5, reply)
+		m.schedule(now, append(steps, step{after: streamGap, run: finishTurn})...)
+	}
+	if tool.name != "bash" {
+		done(m, now)
+		return
+	}
+	m.schedule(now, step{after: m.cfg.Work * 2 / 5, run: done})
+}
+
+// opencodeInit is /init: OpenCode sends its prompt, and the model writes
+// AGENTS.md (on screen only; no file is touched), asking first when the
+// config asks for edits.
+func (m *model) opencodeInit(command string, now time.Time) {
+	prompt := fmt.Sprintf(opencodeInitPrompt, m.cfg.Cwd)
+	m.opencodeBegin(command, prompt, now)
+	content := strings.Join(opencodeAgentsLines, "\n")
+	m.schedule(now, step{after: m.cfg.Work / 2, run: func(m *model, now time.Time) {
+		m.opencodeCall(&opencodeTool{name: "write", what: opencodeAgentsFile, lines: opencodeAgentsLines,
+			args: object{{"content", content}, {"filePath", opencodeAgentsFile}}}, "Writing "+opencodeAgentsFile+".", now)
+	}})
+}
+
+// opencodeFailSteps are a turn whose model calls all fail with status:
+// OpenCode retries five times, the state row saying when, then the error
+// ends the turn in a "┃" block.
+func (m *model) opencodeFailSteps(message string, status int) []step {
+	gap := m.cfg.Work / 6
+	retry := func(m *model, attempt int, now time.Time) {
+		if attempt > 1 {
+			m.opencodeBusy()
+		}
+		m.oc.retry = opencodeRetry{attempt: attempt, message: message, next: now.Add(gap)}
+		m.opencodeStatus(object{{"type", "retry"}, {"attempt", attempt}, {"message", message}, {"next", now.Add(gap).UnixMilli()}})
+	}
+	fail := func(m *model, now time.Time) {
+		m.opencodeBusy()
+		m.oc.retry = opencodeRetry{}
+		m.emitOpenCode("session.error", field{"error", object{{"name", "APIError"},
+			{"data", object{{"message", message}, {"statusCode", status}, {"isRetryable", true}}}}})
+		m.items = append(m.items, opencodeBlock(opencodeBlue, message))
+		outcome := OutcomeError
+		if status == 429 {
+			outcome = OutcomeLimit
+		}
+		m.opencodeEnd("", outcome, 2, now)
+	}
+	return retrySteps(gap, opencodeRetries, retry, fail)
+}
+
+// opencodeEnd ends the turn: its footer with suffix, then the idle
+// events.
+func (m *model) opencodeEnd(suffix, outcome string, idles int, now time.Time) {
+	if tool := m.oc.tool; tool != nil && m.dialog != nil {
+		m.items = append(m.items, item{lines: []line{raw("     " + tool.pending())}})
+	}
+	m.items = append(m.items, opencodeFooter(m.opencodeAgentLabel(), suffix))
+	m.oc.tool, m.oc.retry, m.oc.escAt = nil, opencodeRetry{}, time.Time{}
+	m.opencodeIdle(idles)
+	m.endTurn(outcome, now)
+}
+
+// opencodeFinish ends a turn that worked: the footer gains its time, the
+// context and the cost grow.
+func (m *model) opencodeFinish(now time.Time) {
+	m.oc.tokens = max(m.oc.tokens, 8000) + 60
+	m.oc.cents += 2
+	m.opencodeEnd(" · "+opencodeTook(now.Sub(m.turn.started)), OutcomeDone, 1, now)
+}
+
+// opencodeKey handles OpenCode's own keys at the composer and reports
+// whether key was one: Ctrl+C clears the text, or exits on an empty
+// composer; Esc twice interrupts a working turn; Tab switches the agent.
+func (m *model) opencodeKey(key string, now time.Time) bool {
+	switch key {
+	case keyCtrlC:
+		if len(m.input) == 0 {
+			m.exit("user_exit")
+		}
+		m.input = nil
+	case keyEscape:
+		if !m.busy() {
+			return true
+		}
+		if armed(m.oc.escAt, now, opencodeEscWindow) {
+			m.emitOpenCode("session.error", field{"error", object{{"name", "MessageAbortedError"}, {"data", object{{"message", "Aborted"}}}}})
+			m.opencodeEnd(" · interrupted", OutcomeInterrupted, 2, now)
+			return true
+		}
+		m.oc.escAt = now
+	case keyTab:
+		m.oc.agent = (m.oc.agent + 1) % len(opencodeAgents)
+	default:
+		return false
+	}
+	return true
+}
+
+// opencodeComplete is Enter while the slash popup is open: it completes
+// the highlighted command into the composer; a second Enter runs it.
+func (m *model) opencodeComplete(now time.Time) bool {
+	entries, ok := opencodePopups[string(m.input)]
+	if !ok || m.oc.completed {
+		return false
+	}
+	m.record(now, LogEntry{Kind: LogKey, Key: keyEnter})
+	m.input = []rune(entries[0][0] + " ")
+	m.oc.completed = true
+	return true
+}
+
+// opencodeDialogInput handles one input event on the permission prompt:
+// Left and Right move the highlight, Enter confirms it, Esc rejects.
+// "Allow always" asks more than this look models, so Enter on it does
+// nothing.
+func (m *model) opencodeDialogInput(ev inputEvent, now time.Time) {
+	m.logInput(ev, now)
+	d := m.dialog
+	switch ev.key {
+	case keyLeft:
+		d.cursor = (d.cursor + 2) % 3
+	case keyRight, keyTab:
+		d.cursor = (d.cursor + 1) % 3
+	case keyEnter:
+		switch d.cursor {
+		case 0:
+			m.opencodeReply("once")
+			m.closeDialog()
+			m.opencodeRun(now)
+		case 2:
+			m.opencodeReject(now)
+		}
+	case keyEscape:
+		m.opencodeReject(now)
+	}
+}
+
+func (m *model) opencodeReply(reply string) {
+	m.emitOpenCode("permission.replied", field{"requestID", m.oc.permissionID}, field{"reply", reply})
+}
+
+// opencodeReject is Esc on the prompt: the tool does not run and the
+// turn is over, without an error.
+func (m *model) opencodeReject(now time.Time) {
+	m.opencodeReply("reject")
+	m.opencodeEnd("", OutcomeDenied, 1, now)
+}
+
+// opencodeExitNote is what OpenCode prints as it leaves: the logo, the
+// session's title and how to continue it.
+func (m *model) opencodeExitNote() string {
+	if !m.oc.session {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range opencodeLogo {
+		b.WriteString("  " + l + "\n")
+	}
+	fmt.Fprintf(&b, "\n  Session   %s\n  Continue  opencode -s %s\n\n", opencodeTitle, m.session)
+	return b.String()
+}
