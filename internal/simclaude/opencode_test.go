@@ -3,6 +3,7 @@ package simclaude
 import (
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -173,4 +174,204 @@ func sidebarPart(row string) string {
 		return ""
 	}
 	return string(r[156:])
+}
+
+// A turn runs chat.message and busy, and ends in idle and session.idle;
+// its footer gains its time.
+func TestOpenCode_TurnEvents(t *testing.T) {
+	s := newOpenCodeSim(t, "", nil)
+	if len(s.hooks) != 0 {
+		t.Fatalf("events at start: %v", s.opencodeEvents(0))
+	}
+	s.submit("say hello")
+	s.after(5 * time.Second)
+	sameList(t, "events", s.opencodeEvents(0), []string{
+		"chat.message:build", "session.status:busy", "session.status:idle", "session.idle",
+	})
+	if got := s.hooks[0].get("properties").(object).get("sessionID").(string); got != s.m.session || !strings.HasPrefix(got, "ses_") || len(got) != 30 {
+		t.Errorf("sessionID %q, session %q", got, s.m.session)
+	}
+	if find(s.screen(), "     ▣  Build · Claude Sonnet 4.5 (latest) · 3.2s") == "" {
+		t.Errorf("no footer with the turn's time:\n%s", joinPlain(s.screen()))
+	}
+
+	// Tab switches to the Plan agent; a plan is an ordinary turn.
+	s.key(keyTab)
+	mark := len(s.hooks)
+	s.submit("plan the readme")
+	s.after(5 * time.Second)
+	sameList(t, "events of the plan", s.opencodeEvents(mark), []string{
+		"chat.message:plan", "session.status:busy", "session.status:idle", "session.idle",
+	})
+	if find(s.screen(), "     ▣  Plan · Claude Sonnet 4.5 (latest) · 3.2s") == "" || s.m.dialog != nil {
+		t.Errorf("the plan turn:\n%s", joinPlain(s.screen()))
+	}
+}
+
+// By default the shell command runs without asking; with --permission ask
+// the prompt asks, Enter allows once, Esc rejects and ends the turn.
+func TestOpenCode_Permission(t *testing.T) {
+	s := newOpenCodeSim(t, "", nil)
+	s.submit("clean up, permission needed")
+	s.after(time.Second + 500*time.Millisecond)
+	if s.m.dialog != nil || !hasMatch(s.screen(), regexp.MustCompile(`^  ┃  [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] `+regexp.QuoteMeta(opencodeCommand)+`( |$)`)) {
+		t.Fatalf("the command does not run at once:\n%s", joinPlain(s.screen()))
+	}
+	s.after(4 * time.Second)
+	sameList(t, "events", s.opencodeEvents(0), []string{
+		"chat.message:build", "session.status:busy", "tool.execute.before:bash", "tool.execute.after:bash",
+		"session.status:busy", "session.status:idle", "session.idle",
+	})
+
+	s = newOpenCodeSim(t, "", askPermission)
+	s.submit("clean up, permission needed")
+	s.after(2 * time.Second)
+	if s.m.dialog == nil || s.m.busy() {
+		t.Fatal("no permission prompt")
+	}
+	asked := s.hooks[len(s.hooks)-1].get("properties").(object)
+	if asked.get("permission") != "bash" || asked.get("metadata").(object).get("command") != opencodeCommand {
+		t.Errorf("permission.asked %v", asked)
+	}
+	mark := len(s.hooks)
+	s.key(keyRight)
+	s.key(keyEnter)
+	if s.m.dialog == nil {
+		t.Fatal("Enter on Allow always answered")
+	}
+	s.key(keyLeft)
+	s.key(keyEnter)
+	s.after(3 * time.Second)
+	sameList(t, "events after Allow once", s.opencodeEvents(mark), []string{
+		"permission.replied:once", "tool.execute.after:bash", "session.status:busy", "session.status:idle", "session.idle",
+	})
+	if got := s.hooks[mark].get("properties").(object).get("requestID"); got != asked.get("id") {
+		t.Errorf("requestID %v, asked %v", got, asked.get("id"))
+	}
+
+	s.submit("again, permission needed")
+	s.after(2 * time.Second)
+	mark = len(s.hooks)
+	s.key(keyEscape)
+	sameList(t, "events after Esc", s.opencodeEvents(mark), []string{"permission.replied:reject", "session.status:idle", "session.idle"})
+	if s.m.turn != nil || !has(s.screen(), "     $ "+opencodeCommand) {
+		t.Errorf("after Esc:\n%s", joinPlain(s.screen()))
+	}
+	if got := s.logs[len(s.logs)-1].Outcome; got != OutcomeDenied {
+		t.Errorf("outcome %q", got)
+	}
+}
+
+// Esc once arms the interrupt, a second Esc soon after interrupts with
+// MessageAbortedError; a failed turn is retried five times.
+func TestOpenCode_InterruptAndErrors(t *testing.T) {
+	s := newOpenCodeSim(t, "", nil)
+	s.submit("long task")
+	s.key(keyEscape)
+	s.after(opencodeEscWindow + time.Millisecond)
+	s.key(keyEscape)
+	if s.m.turn == nil {
+		t.Fatal("two Escs a window apart interrupted")
+	}
+	mark := len(s.hooks)
+	s.after(100 * time.Millisecond)
+	s.key(keyEscape)
+	sameList(t, "events", s.opencodeEvents(mark), []string{
+		"session.error:MessageAbortedError", "session.status:idle", "session.idle", "session.status:idle", "session.idle",
+	})
+	if find(s.screen(), "     ▣  Build · Claude Sonnet 4.5 (latest) · interrupted") == "" {
+		t.Errorf("no interrupted footer:\n%s", joinPlain(s.screen()))
+	}
+
+	mark = len(s.hooks)
+	s.submit("this will error")
+	s.after(4 * time.Second)
+	want := []string{"chat.message:build", "session.status:busy", "session.status:retry"}
+	for range 4 {
+		want = append(want, "session.status:busy", "session.status:retry")
+	}
+	want = append(want, "session.status:busy", "session.error:APIError", "session.status:idle", "session.idle", "session.status:idle", "session.idle")
+	sameList(t, "events of the error", s.opencodeEvents(mark), want)
+	if got := s.logs[len(s.logs)-1].Outcome; got != OutcomeError {
+		t.Errorf("outcome %q", got)
+	}
+}
+
+// With the popup open the first Enter completes the command, a second runs
+// it: /new goes back to the start screen; /init writes AGENTS.md.
+func TestOpenCode_Commands(t *testing.T) {
+	s := newOpenCodeSim(t, "", nil)
+	s.submit("hello")
+	s.after(5 * time.Second)
+	first := s.m.session
+	s.submit("/clear")
+	if string(s.m.input) != "/new " || !s.m.oc.session {
+		t.Fatalf("the first Enter: input %q", string(s.m.input))
+	}
+	s.key(keyEnter)
+	if s.m.oc.session || s.m.session == first || find(s.screen(), strings.Repeat(" ", 72)+"● Tip") == "" {
+		t.Fatalf("after /new:\n%s", joinPlain(s.screen()))
+	}
+	mark := len(s.hooks)
+	s.submit("/init")
+	s.key(keyEnter)
+	s.after(5 * time.Second)
+	sameList(t, "events of /init", s.opencodeEvents(mark), []string{
+		"chat.message:build", "session.status:busy", "tool.execute.before:write", "tool.execute.after:write",
+		"session.status:busy", "session.status:idle", "session.idle",
+	})
+	for _, want := range []string{"  ┃  # Wrote AGENTS.md", "  ┃   3 A fake project.", "     AGENTS.md is written."} {
+		if !has(s.screen(), want) {
+			t.Errorf("no row %q:\n%s", want, joinPlain(s.screen()))
+		}
+	}
+	if s.logs[len(s.logs)-1].Text != "/init" {
+		t.Errorf("turn %q", s.logs[len(s.logs)-1].Text)
+	}
+}
+
+// Text and its CR in one read submit; Ctrl+C clears text, and on an empty
+// composer exits with the session to continue.
+func TestOpenCode_KeysAndExit(t *testing.T) {
+	s := newOpenCodeSim(t, "", nil)
+	s.read(inputEvent{kind: evText, text: "typed with its enter in one write"}, inputEvent{kind: evKey, key: keyEnter})
+	if s.m.turn == nil {
+		t.Fatal("text and CR in one read did not submit")
+	}
+	s.after(5 * time.Second)
+	s.typeText("draft")
+	s.key(keyCtrlC)
+	if len(s.m.input) != 0 || s.m.quit != "" {
+		t.Fatalf("Ctrl+C with text: input %q, quit %q", string(s.m.input), s.m.quit)
+	}
+	s.key(keyCtrlC)
+	if s.m.quit == "" {
+		t.Fatal("Ctrl+C on the empty composer did not exit")
+	}
+	if note := s.m.exitNote(s.m.quit); !strings.Contains(note, "\n  Session   Fake title\n  Continue  opencode -s "+s.m.session+"\n") {
+		t.Errorf("exit note:\n%s", note)
+	}
+}
+
+// Every event of the look is one of those the plugin hands on.
+func TestOpenCode_EventsAreThePlugins(t *testing.T) {
+	plugin := map[string]bool{"session.idle": true, "session.status": true, "session.error": true, "permission.asked": true,
+		"permission.replied": true, "chat.message": true, "tool.execute.before": true, "tool.execute.after": true}
+	s := newOpenCodeSim(t, "", askPermission)
+	for _, p := range []string{"hello", "run it, permission needed", "this will error", "hit the limit"} {
+		s.submit(p)
+		s.after(2 * time.Second)
+		s.key(keyEnter)
+		s.after(4 * time.Second)
+	}
+	seen := map[string]bool{}
+	for _, e := range s.args {
+		seen[e] = true
+		if !plugin[e] {
+			t.Errorf("event %s", e)
+		}
+	}
+	if len(seen) != len(plugin) {
+		t.Errorf("events seen %v", seen)
+	}
 }
