@@ -46,6 +46,30 @@
 // is an ordinary turn. Its screens are
 // checked against agents/copilot/testdata/screens.
 //
+// With LookOpenCode (--look opencode) it draws OpenCode 1.18.33: the
+// centred start screen ("┃  Ask anything… …" over the agent row and the
+// "╹▀▀▀" edge) until the first prompt, then the session view with the
+// transcript ("┃" blocks for prompts, tools and errors, the replies, a
+// "▣  Build · <model>" footer per turn that gains its time or
+// "· interrupted"), the sidebar (title, context, cost) and, at the
+// bottom, the composer and the state row, where the 8-cell working bar
+// moves while a turn works and a failed call's retries count down. The
+// ordinary turn streams a reply without a tool; "permission" runs a
+// shell command, which asks first (the "△ Permission required" prompt,
+// Enter allows once, Esc rejects) only with --permission ask, as
+// OpenCode asks only when its config says so. "error" and "limit" end
+// on a 500 and on the 429 of a usage limit, which names no reset, each
+// retried five times; OpenCode has no plan approval and the recordings
+// show no question tool, so "plan", "question" and "background" are
+// ordinary turns. Tab switches Build and Plan; with a slash popup open
+// the first Enter completes the command and a second runs it; /new (and
+// /clear, which completes to /new) goes back to the start screen, /init
+// writes AGENTS.md on screen; Esc twice interrupts; Ctrl+C clears the
+// composer or exits. Its hook command runs for the events codeman's
+// plugin hands on, with the event's name as its argument and
+// {"type", "properties"} on stdin. Its screens are checked against
+// agents/opencode/testdata/screens.
+//
 // # Use
 //
 // A test binary runs it by dispatching from TestMain, then starts itself in

@@ -77,6 +77,9 @@ func TestParseArgs(t *testing.T) {
 	if _, err := (Options{Look: "gemini", Cwd: "/"}).withDefaults(); err == nil || !strings.Contains(err.Error(), `"gemini"`) {
 		t.Errorf("unknown --look: %v", err)
 	}
+	if _, err := (Options{Look: LookOpenCode, Permission: "deny", Cwd: "/"}).withDefaults(); err == nil || !strings.Contains(err.Error(), "--permission") {
+		t.Errorf("unknown --permission: %v", err)
+	}
 }
 
 func TestOptions_ArgsRoundTrip(t *testing.T) {
@@ -86,12 +89,15 @@ func TestOptions_ArgsRoundTrip(t *testing.T) {
 		Look: LookCopilot, AllowWrite: true, Seed: 9, LogPath: "/tmp/a log", HookCmd: "cat >> '/tmp/h'", Prompt: "plan\nthis", Cwd: "/p",
 		Cols: 80, Rows: 24,
 	}
-	got, err := parseArgs(want.Args(), &strings.Builder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != want {
-		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+	opencode := Options{Look: LookOpenCode, Permission: PermissionAsk, Cwd: "/p"}
+	for _, want := range []Options{want, opencode} {
+		got, err := parseArgs(want.Args(), &strings.Builder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+		}
 	}
 	if _, err := parseArgs([]string{"--look", LookCopilot, "--allow-tool", "shell"}, &strings.Builder{}); err == nil {
 		t.Error("--allow-tool shell parsed, though only write is modelled")
