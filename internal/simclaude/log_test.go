@@ -89,7 +89,8 @@ func TestOptions_ArgsRoundTrip(t *testing.T) {
 		Look: LookCopilot, AllowWrite: true, Seed: 9, LogPath: "/tmp/a log", HookCmd: "cat >> '/tmp/h'", Prompt: "plan\nthis", Cwd: "/p",
 		Cols: 80, Rows: 24,
 	}
-	opencode := Options{Look: LookOpenCode, Permission: PermissionAsk, Cwd: "/p"}
+	opencode := want
+	opencode.Look, opencode.AllowWrite, opencode.Permission = LookOpenCode, false, PermissionAsk
 	for _, want := range []Options{want, opencode} {
 		got, err := parseArgs(want.Args(), &strings.Builder{})
 		if err != nil {

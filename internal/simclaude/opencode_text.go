@@ -10,7 +10,6 @@ const (
 	opencodeVersion  = "1.18.33"
 	opencodeModel    = "Claude Sonnet 4.5 (latest)"
 	opencodeProvider = "Anthropic"
-	opencodeModelID  = "claude-sonnet-4-5"
 	opencodeTitle    = "Fake title" // what the title request names a session
 	// opencodeExample is the start screen's placeholder example, which
 	// the real CLI picks anew at each start.
@@ -22,9 +21,8 @@ const (
 	opencodePermissionKeys  = "ctrl+f fullscreen  ⇆ select  enter confirm"
 
 	// The permission scenario runs this command.
-	opencodeCommand     = "sleep 6; echo slow done"
-	opencodeCommandDesc = "Sleep six seconds"
-	opencodeCommandOut  = "slow done"
+	opencodeCommand    = "sleep 6; echo slow done"
+	opencodeCommandOut = "slow done"
 
 	opencodeError500   = "Internal server error (fake)"
 	opencodeErrorLimit = "You have reached your usage limit (fake)"

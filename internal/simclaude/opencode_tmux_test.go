@@ -63,7 +63,7 @@ func TestRun_OpenCodeTmux(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	sameList(t, "events", events, []string{"chat.message", "session.status", "session.status", "session.idle"})
+	sameList(t, "events", events, []string{"chat.message", "session.status", "session.idle"})
 
 	srv.Tmux("send-keys", "-t", pane, "-l", "/new")
 	srv.Tmux("send-keys", "-t", pane, "Enter")

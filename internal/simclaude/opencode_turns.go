@@ -23,26 +23,26 @@ const (
 
 // opencodeState is what only the OpenCode look keeps.
 type opencodeState struct {
-	agent        int       // index into opencodeAgents, Tab switches
-	session      bool      // the session has messages: the session view shows
-	tip          bool      // the start screen shows a tip, as after /new
-	completed    bool      // Enter completed the popup's command into the composer
-	tokens       int       // the context of the last reply, 0 before one
-	cents        int       // what the session spent
-	escAt        time.Time // a first Esc waits for its second
-	messageID    string    // the running prompt's message
-	permissionID string    // the permission request open
-	tool         *opencodeTool
-	retry        opencodeRetry
+	agent     int       // index into opencodeAgents, Tab switches
+	session   bool      // the session has messages: the session view shows
+	tip       bool      // the start screen shows a tip, as after /new
+	completed bool      // Enter completed the popup's command into the composer
+	tokens    int       // the context of the last reply, 0 before one
+	cents     int       // what the session spent
+	escAt     time.Time // a first Esc waits for its second
+	// last is the last event passed on, a status by its type; ended is
+	// why the turn ended, as session.idle will say.
+	last, ended string
+	tool        *opencodeTool
+	retry       opencodeRetry
 }
 
 // opencodeTool is the tool call a turn runs: what its row names (the
 // command, the file), its arguments, and for a write the file's lines.
 type opencodeTool struct {
-	name, what, callID string
-	args               object
-	lines              []string
-	started            time.Time
+	name, what string
+	lines      []string
+	started    time.Time
 }
 
 // pending is the tool's row while it waits on the permission prompt.
@@ -75,30 +75,51 @@ func (m *model) newOpenCodeID(prefix string) string {
 	return b.String()
 }
 
-// emitOpenCode queues an event as the plugin hands it to the hook
-// command: its type as the argument, {"type", "properties"} on stdin.
+// emitOpenCode queues an event as codeman's plugin
+// (agents/opencode/opencodehooks/plugin.js) hands it to the hook command:
+// its type as the argument, {"type", "properties"} on stdin, the
+// properties cut to what the plugin keeps. Like the plugin it passes on
+// a busy status or a session.idle only when the session's last event
+// was another, and it tells session.idle why the turn ended when an
+// error or a rejected permission said so before.
 func (m *model) emitOpenCode(event string, props ...field) {
+	key := event
+	switch event {
+	case "session.status":
+		key = props[0].value.(object).get("type").(string)
+		m.oc.ended = ""
+	case "chat.message":
+		m.oc.ended = ""
+	case "session.idle":
+		if m.oc.ended != "" {
+			props = append(props, field{"ended", m.oc.ended})
+		}
+	}
+	if (key == "busy" || key == "session.idle") && m.oc.last == key {
+		return
+	}
+	m.oc.last = key
 	p := append(object{{"sessionID", m.session}}, props...)
 	m.payloads = append(m.payloads, hookCall{arg: event, payload: object{{"type", event}, {"properties", p}}})
 }
 
-func (m *model) opencodeStatus(status object) {
-	m.emitOpenCode("session.status", field{"status", status})
+// opencodeBusy is session.status busy: OpenCode sends it as a turn starts
+// and at each model call.
+func (m *model) opencodeBusy() {
+	m.emitOpenCode("session.status", field{"status", object{{"type", "busy"}}})
 }
 
-func (m *model) opencodeBusy() { m.opencodeStatus(object{{"type", "busy"}}) }
+// opencodeIdle is a turn's last event, session.idle, which OpenCode sends
+// twice after an error (the plugin passes it on once); its idle status
+// the plugin does not pass on.
+func (m *model) opencodeIdle() { m.emitOpenCode("session.idle") }
 
-// opencodeIdle is a turn's last events: idle, and session.idle; twice
-// after an error, as the real CLI sends them.
-func (m *model) opencodeIdle(times int) {
-	for range times {
-		m.opencodeStatus(object{{"type", "idle"}})
-		m.emitOpenCode("session.idle")
-	}
+// opencodeError is session.error with the error's name and message; the
+// turn's session.idle names it as why the turn ended.
+func (m *model) opencodeError(name, message string) {
+	m.emitOpenCode("session.error", field{"error", object{{"name", name}, {"data", object{{"message", message}}}}})
+	m.oc.ended = name
 }
-
-// opencodeModelRef is the model as chat.message names it.
-var opencodeModelRef = object{{"providerID", "anthropic"}, {"modelID", opencodeModelID}}
 
 // opencodeStartPrompt runs a prompt or one of OpenCode's commands now.
 func (m *model) opencodeStartPrompt(text string, now time.Time) {
@@ -120,9 +141,8 @@ func (m *model) opencodeBegin(prompt, sent string, now time.Time) {
 	m.oc.session, m.oc.tip = true, false
 	m.items = append(m.items, opencodeEcho(sent))
 	m.oc.escAt, m.oc.tool, m.oc.retry = time.Time{}, nil, opencodeRetry{}
-	m.oc.messageID = m.newOpenCodeID("msg")
-	m.beginTurn(prompt, m.oc.messageID, now, nil)
-	m.emitOpenCode("chat.message", field{"agent", opencodeAgents[m.oc.agent].id}, field{"model", opencodeModelRef})
+	m.beginTurn(prompt, m.newOpenCodeID("msg"), now, nil)
+	m.emitOpenCode("chat.message")
 	m.opencodeBusy()
 }
 
@@ -131,7 +151,7 @@ func (m *model) opencodeBegin(prompt, sent string, now time.Time) {
 func (m *model) opencodeNewSession() {
 	m.session = m.newOpenCodeID("ses")
 	m.items = nil
-	m.oc.session, m.oc.tip, m.oc.tokens, m.oc.cents = false, true, 0, 0
+	m.oc.session, m.oc.tip, m.oc.tokens, m.oc.cents, m.oc.last = false, true, 0, 0, ""
 	m.lastPromptID = ""
 }
 
@@ -156,8 +176,7 @@ func (m *model) opencodeSteps(s scenario, prompt string) []step {
 		return m.streamedSteps(m.cfg.Long, prompt)
 	case scenarioPermission:
 		return []step{{after: w * 2 / 5, run: func(m *model, now time.Time) {
-			m.opencodeCall(&opencodeTool{name: "bash", what: opencodeCommand,
-				args: object{{"command", opencodeCommand}, {"description", opencodeCommandDesc}}}, "Running it.", now)
+			m.opencodeCall(&opencodeTool{name: "bash", what: opencodeCommand}, "Running it.", now)
 		}}}
 	case scenarioLimit:
 		return m.opencodeFailSteps(opencodeErrorLimit, 429)
@@ -172,35 +191,20 @@ func (m *model) opencodeSteps(s scenario, prompt string) []step {
 func (m *model) opencodeCall(tool *opencodeTool, intro string, now time.Time) {
 	m.streamLine(intro)
 	m.newReply()
-	tool.callID = newToolUseID(m.rng)
 	m.oc.tool = tool
-	m.emitOpenCode("tool.execute.before", field{"tool", tool.name}, field{"callID", tool.callID})
+	m.emitOpenCode("tool.execute.before", field{"tool", tool.name})
 	if m.cfg.Permission != PermissionAsk {
 		m.opencodeRun(now)
 		return
 	}
 	m.turn.steps, m.turn.due = nil, time.Time{}
 	m.dialog = &dialog{kind: dialogPermission, opencode: true}
-	perm, patterns, always, meta := "bash", []string{"sleep 6", "echo slow done"}, []string{"sleep *", "echo *"}, object{{"command", tool.what}}
+	perm, patterns, meta := "bash", []string{"sleep 6", "echo slow done"}, object{{"command", tool.what}}
 	if tool.name != "bash" {
 		path := filepath.Join(m.cfg.Cwd, tool.what)
-		perm, patterns, always = "edit", []string{strings.TrimPrefix(path, "/")}, []string{"*"}
-		meta = object{{"filepath", path}, {"diff", opencodeDiff(path, tool.lines)}}
+		perm, patterns, meta = "edit", []string{strings.TrimPrefix(path, "/")}, object{{"filepath", path}}
 	}
-	m.oc.permissionID = m.newOpenCodeID("per")
-	m.emitOpenCode("permission.asked", field{"id", m.oc.permissionID}, field{"permission", perm},
-		field{"patterns", patterns}, field{"metadata", meta}, field{"always", always},
-		field{"tool", object{{"messageID", m.oc.messageID}, {"callID", tool.callID}}})
-}
-
-// opencodeDiff is the diff permission.asked carries for a new file.
-func opencodeDiff(path string, lines []string) string {
-	d := "Index: " + path + "\n" + strings.Repeat("=", 67) + "\n--- " + path + "\n+++ " + path +
-		fmt.Sprintf("\n@@ -0,0 +1,%d @@\n", len(lines)-1)
-	for _, l := range lines[:len(lines)-1] {
-		d += "+" + l + "\n"
-	}
-	return d
+	m.emitOpenCode("permission.asked", field{"permission", perm}, field{"metadata", meta}, field{"patterns", patterns})
 }
 
 // opencodeRun runs the turn's tool: a shell command shows its spinner for
@@ -218,7 +222,7 @@ func (m *model) opencodeRun(now time.Time) {
 			m.items = append(m.items, opencodeBlock(opencodeBlue, append([]string{"# Wrote " + tool.what, ""}, opencodeNumbered(tool.lines)...)...))
 			reply = tool.what + " is written."
 		}
-		m.emitOpenCode("tool.execute.after", field{"tool", tool.name}, field{"callID", tool.callID}, field{"args", tool.args})
+		m.emitOpenCode("tool.execute.after", field{"tool", tool.name})
 		m.opencodeBusy()
 		steps := replySteps(m.cfg.Work/5, reply)
 		m.schedule(now, append(steps, step{after: streamGap, run: finishTurn})...)
@@ -236,10 +240,8 @@ func (m *model) opencodeRun(now time.Time) {
 func (m *model) opencodeInit(command string, now time.Time) {
 	prompt := fmt.Sprintf(opencodeInitPrompt, m.cfg.Cwd)
 	m.opencodeBegin(command, prompt, now)
-	content := strings.Join(opencodeAgentsLines, "\n")
 	m.schedule(now, step{after: m.cfg.Work / 2, run: func(m *model, now time.Time) {
-		m.opencodeCall(&opencodeTool{name: "write", what: opencodeAgentsFile, lines: opencodeAgentsLines,
-			args: object{{"content", content}, {"filePath", opencodeAgentsFile}}}, "Writing "+opencodeAgentsFile+".", now)
+		m.opencodeCall(&opencodeTool{name: "write", what: opencodeAgentsFile, lines: opencodeAgentsLines}, "Writing "+opencodeAgentsFile+".", now)
 	}})
 }
 
@@ -253,32 +255,31 @@ func (m *model) opencodeFailSteps(message string, status int) []step {
 			m.opencodeBusy()
 		}
 		m.oc.retry = opencodeRetry{attempt: attempt, message: message, next: now.Add(gap)}
-		m.opencodeStatus(object{{"type", "retry"}, {"attempt", attempt}, {"message", message}, {"next", now.Add(gap).UnixMilli()}})
+		m.emitOpenCode("session.status", field{"status", object{{"type", "retry"}, {"message", message}}})
 	}
 	fail := func(m *model, now time.Time) {
 		m.opencodeBusy()
 		m.oc.retry = opencodeRetry{}
-		m.emitOpenCode("session.error", field{"error", object{{"name", "APIError"},
-			{"data", object{{"message", message}, {"statusCode", status}, {"isRetryable", true}}}}})
+		m.opencodeError("APIError", message)
 		m.items = append(m.items, opencodeBlock(opencodeBlue, message))
 		outcome := OutcomeError
 		if status == 429 {
 			outcome = OutcomeLimit
 		}
-		m.opencodeEnd("", outcome, 2, now)
+		m.opencodeEnd("", outcome, now)
 	}
 	return retrySteps(gap, opencodeRetries, retry, fail)
 }
 
 // opencodeEnd ends the turn: its footer with suffix, then the idle
 // events.
-func (m *model) opencodeEnd(suffix, outcome string, idles int, now time.Time) {
+func (m *model) opencodeEnd(suffix, outcome string, now time.Time) {
 	if tool := m.oc.tool; tool != nil && m.dialog != nil {
 		m.items = append(m.items, item{lines: []line{raw("     " + tool.pending())}})
 	}
 	m.items = append(m.items, opencodeFooter(m.opencodeAgentLabel(), suffix))
 	m.oc.tool, m.oc.retry, m.oc.escAt = nil, opencodeRetry{}, time.Time{}
-	m.opencodeIdle(idles)
+	m.opencodeIdle()
 	m.endTurn(outcome, now)
 }
 
@@ -287,7 +288,7 @@ func (m *model) opencodeEnd(suffix, outcome string, idles int, now time.Time) {
 func (m *model) opencodeFinish(now time.Time) {
 	m.oc.tokens = max(m.oc.tokens, 8000) + 60
 	m.oc.cents += 2
-	m.opencodeEnd(" · "+opencodeTook(now.Sub(m.turn.started)), OutcomeDone, 1, now)
+	m.opencodeEnd(" · "+opencodeTook(now.Sub(m.turn.started)), OutcomeDone, now)
 }
 
 // opencodeKey handles OpenCode's own keys at the composer and reports
@@ -305,8 +306,8 @@ func (m *model) opencodeKey(key string, now time.Time) bool {
 			return true
 		}
 		if armed(m.oc.escAt, now, opencodeEscWindow) {
-			m.emitOpenCode("session.error", field{"error", object{{"name", "MessageAbortedError"}, {"data", object{{"message", "Aborted"}}}}})
-			m.opencodeEnd(" · interrupted", OutcomeInterrupted, 2, now)
+			m.opencodeError("MessageAbortedError", "Aborted")
+			m.opencodeEnd(" · interrupted", OutcomeInterrupted, now)
 			return true
 		}
 		m.oc.escAt = now
@@ -358,14 +359,17 @@ func (m *model) opencodeDialogInput(ev inputEvent, now time.Time) {
 }
 
 func (m *model) opencodeReply(reply string) {
-	m.emitOpenCode("permission.replied", field{"requestID", m.oc.permissionID}, field{"reply", reply})
+	m.emitOpenCode("permission.replied", field{"reply", reply})
+	if reply == "reject" {
+		m.oc.ended = "rejected"
+	}
 }
 
 // opencodeReject is Esc on the prompt: the tool does not run and the
 // turn is over, without an error.
 func (m *model) opencodeReject(now time.Time) {
 	m.opencodeReply("reject")
-	m.opencodeEnd("", OutcomeDenied, 1, now)
+	m.opencodeEnd("", OutcomeDenied, now)
 }
 
 // opencodeExitNote is what OpenCode prints as it leaves: the logo, the
