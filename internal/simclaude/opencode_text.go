@@ -1,6 +1,9 @@
 package simclaude
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Strings of the real OpenCode 1.18.33 screens, verbatim where a recorded
 // screen shows them (agents/opencode/testdata/screens), and the values
@@ -31,8 +34,8 @@ const (
 )
 
 // The agents Tab switches between, as the agent row and the turn footer
-// name them and the payloads spell them.
-var opencodeAgents = []struct{ label, id string }{{"Build", "build"}, {"Plan", "plan"}}
+// name them.
+var opencodeAgents = []string{"Build", "Plan"}
 
 // Timing of the OpenCode look (docs/opencode.md). The bar's frame
 // interval was not timed on the real CLI, nor how long a first Esc
@@ -51,16 +54,11 @@ const (
 // bar from the left and leave it to the right.
 var opencodeBar = func() []string {
 	var frames []string
-	for i := range 17 {
-		var b []rune
-		for c := range 8 {
-			on := c < i
-			if i > 8 {
-				on = c >= i-8
-			}
-			b = append(b, map[bool]rune{true: '■', false: '⬝'}[on])
-		}
-		frames = append(frames, string(b))
+	for i := range 9 {
+		frames = append(frames, strings.Repeat("■", i)+strings.Repeat("⬝", 8-i))
+	}
+	for i := 1; i < 8; i++ {
+		frames = append(frames, strings.Repeat("⬝", i)+strings.Repeat("■", 8-i))
 	}
 	return frames
 }()

@@ -62,7 +62,7 @@ type opencodeRetry struct {
 
 func (m *model) opencode() bool { return m.cfg.Look == LookOpenCode }
 
-func (m *model) opencodeAgentLabel() string { return opencodeAgents[m.oc.agent].label }
+func (m *model) opencodeAgentLabel() string { return opencodeAgents[m.oc.agent] }
 
 // newOpenCodeID is an id in OpenCode's shape: ses_, msg_, prt_, per_ and
 // 26 characters.
