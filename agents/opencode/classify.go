@@ -126,7 +126,7 @@ func (c *classifier) decideTurn() {
 func (c *classifier) errorAbove(r int) string {
 	rows := c.l.rows
 	end := r - 1
-	for end >= 0 && rows[end] == "" {
+	for end >= 0 && isBlank(rows[end]) {
 		end--
 	}
 	var parts []string
@@ -153,4 +153,15 @@ func isToolRow(t string) bool {
 	}
 	r := []rune(t)
 	return len(r) > 1 && r[0] >= 0x2800 && r[0] <= 0x28ff && r[1] == ' '
+}
+
+// sidebarColumn is where a row's text starts when it is only the
+// sidebar's (the title, "Context", "LSP" beside the transcript): the
+// transcript's own text starts within a few columns of the left edge.
+const sidebarColumn = 40
+
+// isBlank reports a row with nothing of the transcript's: empty, or only
+// the sidebar's text.
+func isBlank(row string) bool {
+	return len(row)-len(strings.TrimLeft(row, " ")) >= sidebarColumn || strings.TrimSpace(row) == ""
 }

@@ -129,3 +129,30 @@ func TestStream(t *testing.T) {
 		t.Errorf("reply text: %+v, want 16 visible runes and no work", f)
 	}
 }
+
+// A session's first turn that failed has the sidebar's rows beside its
+// footer ("LSP" on the row above it): they are no part of the turn.
+func TestClassify_FailedFirstTurnBesideTheSidebar(t *testing.T) {
+	lines := []string{
+		"  ┃                                                                                          Fake title",
+		"  ┃  server error test",
+		"  ┃                                                                                          Context",
+		"                                                                                             8,010 tokens",
+		"  ┃                                                                                          1% used",
+		"  ┃  Internal server error (fake)",
+		"  ┃",
+		"                                                                                             LSP",
+		"     ▣  Build · Claude Sonnet 4.5 (latest)",
+		"",
+		"  ┃",
+		"  ┃",
+		"  ┃",
+		"  ┃  Build · Claude Sonnet 4.5 (latest) Anthropic                                   /tmp/proj",
+		"  ╹▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀",
+		"   /tmp/proj                              8.0K (1%) · $0.02  ctrl+p commands    • OpenCode 1.18.33",
+	}
+	f := opencode.New().Classify(respawn.Screen{Lines: lines, Width: 120, Height: len(lines)})
+	if f.APIError != "Internal server error (fake)" {
+		t.Errorf("APIError = %q, want the error block's text (evidence %q)", f.APIError, f.Evidence)
+	}
+}

@@ -92,11 +92,14 @@ func barRow(row string) (col int, text string, ok bool) {
 	if !ok {
 		return 0, "", false
 	}
-	text = strings.TrimSpace(rest)
-	if i := strings.Index(text, gap); i >= 0 {
-		text = strings.TrimSpace(text[:i])
+	text = strings.TrimLeft(rest, " ")
+	switch i := strings.Index(text, gap); {
+	case len(rest)-len(text) >= len(gap):
+		text = "" // only the sidebar's text beside an empty row
+	case i >= 0:
+		text = text[:i]
 	}
-	return len(row) - len(t), text, true
+	return len(row) - len(t), strings.TrimSpace(text), true
 }
 
 // isAgentRow reports the composer's agent row: "Build · Claude Sonnet 4.5
