@@ -134,11 +134,53 @@ func Submit(ctx context.Context, k Keys, text string, t SendTiming, clock clockw
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err != nil || changed {
+		if err != nil || !changed {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if box == nil {
+			return nil
+		}
+		// The screen changed, but an Enter can be taken short of a submit:
+		// OpenCode's first Enter completes a slash command from its popup
+		// into the box. While the box still shows the text, press again.
+		held, err := box.stillHolds(ctx, text)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil || !held {
 			return err
 		}
+		if before, err = k.Look(ctx); err != nil {
+			return err
+		}
+		before = bytes.Clone(before)
 	}
 	return fmt.Errorf("text typed, but the screen did not change after %d Enter presses %s apart", presses, t.VerifyTimeout)
+}
+
+// stillHolds reports whether the box shows exactly text for as long as an
+// Enter is given to take effect: a box that empties at any look within
+// it took the Enter.
+func (b *promptBox) stillHolds(ctx context.Context, text string) (bool, error) {
+	deadline := b.clock.Now().Add(b.t.VerifyTimeout)
+	for {
+		f, err := b.read(ctx)
+		if err != nil {
+			return false, err
+		}
+		if !f.PromptBox || !boxShows(f.Input, text) {
+			return false, nil
+		}
+		if !b.clock.Now().Before(deadline) {
+			return true, nil
+		}
+		if err := Sleep(ctx, b.clock, b.t.VerifyInterval); err != nil {
+			return false, err
+		}
+	}
 }
 
 // promptBox is Submit's view of the prompt box, through the pane's agent.

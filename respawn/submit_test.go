@@ -106,6 +106,8 @@ type boxKeys struct {
 	onType func(b *boxKeys)
 	// afterEnter, when set, runs after each Enter.
 	afterEnter func(b *boxKeys)
+	// onLook, when set, runs before each look at the screen.
+	onLook func(b *boxKeys)
 }
 
 func (b *boxKeys) Type(ctx context.Context, text string) error {
@@ -159,6 +161,9 @@ func (b *boxKeys) Look(ctx context.Context) ([]byte, error) {
 }
 
 func (b *boxKeys) Screen(context.Context) (Screen, error) {
+	if b.onLook != nil {
+		b.onLook(b)
+	}
 	if b.noBox {
 		return Screen{Lines: []string{"  Search prompts · everywhere"}}, nil
 	}
@@ -403,4 +408,46 @@ func countCalls(calls []string, what string) int {
 		}
 	}
 	return n
+}
+
+// An Enter that changes the screen but leaves the text in the box was
+// taken short of a submit (OpenCode's first Enter completes a slash
+// command from its popup): Enter is pressed again, once the box showed
+// the text for a whole verify timeout. A box that empties a moment after
+// its Enter took it: one Enter only.
+func TestSubmit_EnterThatLeavesTheText(t *testing.T) {
+	b, timing := newBox(EditorPlain)
+	popup := true
+	b.afterEnter = func(b *boxKeys) {
+		if popup {
+			// The popup closed; the command is still in the box.
+			popup, b.input, b.submitted = false, "/new", b.submitted[:len(b.submitted)-1]
+		}
+	}
+	if err := runSubmit(t, context.Background(), b, "/new", timing); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(b.submitted, []string{"/new"}) || b.enters != 2 {
+		t.Fatalf("submitted %q after %d Enters, want /new after 2", b.submitted, b.enters)
+	}
+
+	b, timing = newBox(EditorPlain)
+	late := 0
+	b.afterEnter = func(b *boxKeys) {
+		// The box redraws late: the text shows for one more look.
+		late, b.input = 1, updatePrompt
+	}
+	b.onLook = func(b *boxKeys) {
+		if late > 0 {
+			if late++; late > 2 {
+				b.input, late = "", 0
+			}
+		}
+	}
+	if err := runSubmit(t, context.Background(), b, updatePrompt, timing); err != nil {
+		t.Fatal(err)
+	}
+	if b.enters != 1 {
+		t.Fatalf("%d Enters for a box that emptied late, want 1\n%s", b.enters, strings.Join(b.calls, "\n"))
+	}
 }
