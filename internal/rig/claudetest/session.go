@@ -118,14 +118,7 @@ func (s *Session) claudeEnv(opts Options) []string {
 }
 
 // apiLog lists the fake API's requests for a failed wait's dump.
-func (s *Session) apiLog() []string {
-	reqs := s.api.Requests()
-	lines := make([]string, 0, len(reqs))
-	for _, r := range reqs {
-		lines = append(lines, clitest.RequestLine(r.Request, "tool_result", r.ToolResult))
-	}
-	return lines
-}
+func (s *Session) apiLog() []string { return clitest.MessagesAPILog(s.api.Requests()) }
 
 // API returns the fake API the session talks to.
 func (s *Session) API() *fakeapi.Server { return s.api }

@@ -24,7 +24,7 @@
 // instead, whose display the pane holds as a person's terminal would: the
 // same waits, keys and captures, and Address names the window.
 //
-// clitest is test support: it imports internal/rig/tmuxtest,
+// clitest is test support: it imports internal/rig/tmuxtest, the fake APIs,
 // internal/childenv and internal/rig/wait and nothing else of codeman, and
 // only tests may import it.
 package clitest

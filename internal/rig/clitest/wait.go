@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/codeman-dev/codeman/internal/rig/fakeapi"
 	"github.com/codeman-dev/codeman/internal/rig/fakeopenai"
 	"github.com/codeman-dev/codeman/internal/rig/fakeserver"
 	"github.com/codeman-dev/codeman/internal/rig/wait"
@@ -166,6 +167,16 @@ func APILog(reqs []fakeopenai.Request) []string {
 	lines := make([]string, 0, len(reqs))
 	for _, r := range reqs {
 		lines = append(lines, RequestLine(r.Request, "tool_output", r.ToolOutput))
+	}
+	return lines
+}
+
+// MessagesAPILog lists a fake Anthropic Messages API's requests for a
+// failed wait's dump, one line each, oldest first (Config.APILog).
+func MessagesAPILog(reqs []fakeapi.Request) []string {
+	lines := make([]string, 0, len(reqs))
+	for _, r := range reqs {
+		lines = append(lines, RequestLine(r.Request, "tool_result", r.ToolResult))
 	}
 	return lines
 }
