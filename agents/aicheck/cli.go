@@ -18,6 +18,8 @@ const (
 	Codex
 	// Copilot runs `copilot` in prompt mode, the GitHub Copilot CLI.
 	Copilot
+	// OpenCode runs `opencode run`.
+	OpenCode
 )
 
 func (c CLI) String() string {
@@ -26,6 +28,8 @@ func (c CLI) String() string {
 		return "codex"
 	case Copilot:
 		return "copilot"
+	case OpenCode:
+		return "opencode"
 	}
 	return "claude"
 }
@@ -58,8 +62,10 @@ func (c CLI) spec() (*cliSpec, error) {
 		return &codexSpec, nil
 	case Copilot:
 		return &copilotSpec, nil
+	case OpenCode:
+		return &openCodeSpec, nil
 	}
-	return nil, fmt.Errorf("unknown check CLI %d, want aicheck.ClaudeCode, aicheck.Codex or aicheck.Copilot", int(c))
+	return nil, fmt.Errorf("unknown check CLI %d, want aicheck.ClaudeCode, aicheck.Codex, aicheck.Copilot or aicheck.OpenCode", int(c))
 }
 
 var claudeSpec = cliSpec{

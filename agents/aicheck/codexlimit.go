@@ -2,7 +2,6 @@ package aicheck
 
 import (
 	"regexp"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,14 +21,12 @@ var codexLimitPattern = sync.OnceValue(func() *regexp.Regexp {
 // findCodexLimit looks for a usage or rate limit in the errors of codex
 // exec. The newest line wins, as on a screen.
 func findCodexLimit(text string, now time.Time) (respawn.UsageLimitError, bool) {
-	lines := strings.Split(text, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		line := strings.TrimSpace(lines[i])
-		if bareLimitPattern().MatchString(line) || codexLimitPattern().MatchString(line) {
-			// Codex prints the reset in its local zone, which codexEnv
-			// makes UTC.
-			return respawn.UsageLimitError{Line: line, ResetAt: codex.ResetAt(line, now.UTC())}, true
-		}
+	line, ok := newestLine(text, func(line string) bool {
+		return bareLimitPattern().MatchString(line) || codexLimitPattern().MatchString(line)
+	})
+	if !ok {
+		return respawn.UsageLimitError{}, false
 	}
-	return respawn.UsageLimitError{}, false
+	// Codex prints the reset in its local zone, which codexEnv makes UTC.
+	return respawn.UsageLimitError{Line: line, ResetAt: codex.ResetAt(line, now.UTC())}, true
 }

@@ -135,12 +135,6 @@ var copilotLimitPattern = sync.OnceValue(func() *regexp.Regexp {
 // findCopilotLimit looks for a usage or rate limit in Copilot's errors.
 // The newest line wins, as on a screen.
 func findCopilotLimit(text string, _ time.Time) (respawn.UsageLimitError, bool) {
-	lines := strings.Split(text, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		line := strings.TrimSpace(lines[i])
-		if copilotLimitPattern().MatchString(line) {
-			return respawn.UsageLimitError{Line: line}, true
-		}
-	}
-	return respawn.UsageLimitError{}, false
+	line, ok := newestLine(text, copilotLimitPattern().MatchString)
+	return respawn.UsageLimitError{Line: line}, ok
 }

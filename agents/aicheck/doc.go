@@ -4,9 +4,10 @@
 //
 // A Runner runs the checks of one CLI, chosen by Options.CLI: ClaudeCode
 // (the zero value) runs `claude -p` for Claude Code panes, Codex runs
-// `codex exec` for OpenAI Codex CLI panes and Copilot runs `copilot` in
-// prompt mode for GitHub Copilot CLI panes, so that a Codex or Copilot user
-// needs no Claude Code install. The daemon gives each pane the Runner of its
+// `codex exec` for OpenAI Codex CLI panes, Copilot runs `copilot` in
+// prompt mode for GitHub Copilot CLI panes and OpenCode runs `opencode run`
+// for OpenCode panes, so that a Codex, Copilot or OpenCode user needs no
+// Claude Code install. The daemon gives each pane the Runner of its
 // agent. Each CLI has its own prompts, since the screens differ in their
 // signs of work and their dialogs. For Codex:
 //
@@ -44,6 +45,24 @@
 //     reports exit code 0, and the errors are its session.error messages:
 //     -s would print the answer alone but drop the error. A 429 that
 //     outlasted Copilot's retries is a limit without a reset time.
+//
+// For OpenCode:
+//
+//   - the executable is Options.OpenCodePath (checks.opencode_path), else
+//     "opencode" on the PATH of the checks' environment;
+//   - it runs `opencode run --format json --pure --title "codeman check"
+//     [--model M]` with the prompt on stdin: JSON events, no external
+//     plugins (codeman's own among them), no title request;
+//   - OPENCODE_PERMISSION={"*":"deny"} denies every tool over the user's
+//     permission config, so the model is offered none and a call is
+//     refused; OPENCODE_DB=:memory: keeps the check's session out of the
+//     user's session list; the variables a running OpenCode gives its
+//     commands do not pass;
+//   - the answer is the last text of the last step when it finished with
+//     reason "stop", and the errors are the error events' messages with
+//     their HTTP status. A 429 or 529 is a limit without a reset time, but
+//     OpenCode retries a 429 or a 500 five times over about 70 s, so a
+//     check with a shorter limit times out first.
 //
 // It owns the check process from start to end: the prompt (sent on stdin,
 // with the pane text fenced off as untrusted data), an empty temporary

@@ -21,6 +21,10 @@ var (
 	copilotIdlePrompt string
 	//go:embed prompts/copilot-plan.txt
 	copilotPlanPrompt string
+	//go:embed prompts/opencode-idle.txt
+	openCodeIdlePrompt string
+	//go:embed prompts/opencode-plan.txt
+	openCodePlanPrompt string
 )
 
 // buildPrompt returns the prompt of cli's check of kind over the pane

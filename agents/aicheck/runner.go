@@ -30,7 +30,7 @@ var _ respawn.Checker = (*Runner)(nil)
 // Options configure a Runner. The zero value is usable.
 type Options struct {
 	// CLI is the agent CLI the checks run: ClaudeCode (the zero value),
-	// Codex or Copilot.
+	// Codex, Copilot or OpenCode.
 	CLI CLI
 	// ClaudePath is the claude executable (checks.claude_path). Empty looks
 	// up "claude" on the PATH of Env. Only ClaudeCode uses it.
@@ -41,6 +41,9 @@ type Options struct {
 	// CopilotPath is the copilot executable (checks.copilot_path). Empty
 	// looks up "copilot" on the PATH of Env. Only Copilot uses it.
 	CopilotPath string
+	// OpenCodePath is the opencode executable (checks.opencode_path).
+	// Empty looks up "opencode" on the PATH of Env. Only OpenCode uses it.
+	OpenCodePath string
 	// MaxConcurrent bounds the checks this Runner runs at once across all
 	// panes; the rest queue. Default DefaultMaxConcurrent (2).
 	MaxConcurrent int
@@ -51,9 +54,9 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Runner runs the checks of one CLI: claude -p, codex exec or copilot. It
-// implements respawn.Checker and is safe for concurrent use by every
-// pane's controller.
+// Runner runs the checks of one CLI: claude -p, codex exec, copilot or
+// opencode run. It implements respawn.Checker and is safe for concurrent
+// use by every pane's controller.
 type Runner struct {
 	cli       *cliSpec
 	cliPath   string // as configured; "" means look up cli.exe on PATH
@@ -99,6 +102,8 @@ func New(opts Options) (*Runner, error) {
 		path = opts.CodexPath
 	case Copilot:
 		path = opts.CopilotPath
+	case OpenCode:
+		path = opts.OpenCodePath
 	}
 	r := &Runner{
 		cli:       cli,

@@ -34,3 +34,15 @@ func findUsageLimit(text string, now time.Time) (respawn.UsageLimitError, bool) 
 	}
 	return respawn.UsageLimitError{}, false
 }
+
+// newestLine returns the last line of text, trimmed, that match accepts:
+// the newest error wins, as on a screen.
+func newestLine(text string, match func(string) bool) (string, bool) {
+	lines := strings.Split(text, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if line := strings.TrimSpace(lines[i]); match(line) {
+			return line, true
+		}
+	}
+	return "", false
+}
