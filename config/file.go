@@ -78,6 +78,9 @@ type Checks struct {
 	// CopilotPath is the copilot binary the AI checks of GitHub Copilot
 	// CLI panes run; "" searches PATH.
 	CopilotPath string `toml:"copilot_path"`
+	// OpenCodePath is the opencode binary the AI checks of OpenCode panes
+	// run; "" searches PATH.
+	OpenCodePath string `toml:"opencode_path"`
 	// MaxConcurrent bounds the AI checks running at once in the daemon,
 	// 1..16. Default 2.
 	MaxConcurrent int `toml:"max_concurrent"`

@@ -57,5 +57,6 @@ func (d *Daemon) checkerFor(agent agents.Info) (respawn.Checker, string) {
 // says: the agent's CLI, at the path the file gives for it.
 func (d *Daemon) checkerOptions(agent agents.Info, file *config.File) aicheck.Options {
 	return aicheck.Options{CLI: agent.Check, ClaudePath: file.Checks.ClaudePath, CodexPath: file.Checks.CodexPath,
-		CopilotPath: file.Checks.CopilotPath, MaxConcurrent: file.Checks.MaxConcurrent, Logger: d.log}
+		CopilotPath: file.Checks.CopilotPath, OpenCodePath: file.Checks.OpenCodePath, MaxConcurrent: file.Checks.MaxConcurrent,
+		Logger: d.log}
 }
