@@ -88,7 +88,12 @@ func TestBuildPrompt(t *testing.T) {
 				t.Error("a placeholder is left in the prompt")
 			}
 			// Each prompt names its own agent and no other.
-			others := map[string][]string{"claude": {"Codex", "Copilot"}, "codex": {"Claude", "Copilot"}, "copilot": {"Claude", "Codex"}}[tt.cli.exe]
+			// The OpenCode prompt quotes a Claude model's name, as its
+			// screen shows it, but not Claude Code.
+			others := map[string][]string{
+				"claude": {"Codex", "Copilot", "OpenCode"}, "codex": {"Claude", "Copilot", "OpenCode"},
+				"copilot": {"Claude", "Codex", "OpenCode"}, "opencode": {"Claude Code", "Codex", "Copilot"},
+			}[tt.cli.exe]
 			for _, other := range others {
 				if strings.Contains(strings.Replace(prompt, text, "", 1), other) {
 					t.Errorf("the %s prompt mentions %s", tt.cli.exe, other)
