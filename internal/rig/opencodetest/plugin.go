@@ -9,12 +9,13 @@ import (
 )
 
 // RecordedEvents are the bus events a session with RecordEvents logs, by
-// their type: what tells a turn's start and end, its errors and its
-// permission prompts apart (docs/opencode.md, "A turn"). session.idle ends
-// every turn, finished, interrupted or failed; a session.error before it
-// says which.
+// their type: what tells a turn's start and end, its errors, its
+// permission prompts and questions apart (docs/opencode.md, "A turn").
+// session.idle ends every turn, finished, interrupted or failed; a
+// session.error before it says which.
 var RecordedEvents = []string{
 	"session.status", "session.idle", "session.error", "permission.asked", "permission.replied",
+	"question.asked", "question.replied",
 }
 
 // RecordedHooks are the plugin hooks a session with RecordEvents logs:

@@ -22,6 +22,12 @@ func rows(screen string) []string {
 	return out
 }
 
+// bottom returns the last n rows with text.
+func bottom(screen string, n int) string {
+	r := rows(screen)
+	return strings.Join(r[max(0, len(r)-n):], "\n")
+}
+
 // lastRow returns the screen's last row with text, trimmed.
 func lastRow(screen string) string {
 	r := rows(screen)
@@ -56,9 +62,7 @@ const (
 // PermissionOpen reports whether OpenCode asks to allow a tool call (a
 // command, a file write): the prompt in the composer's place.
 func PermissionOpen(screen string) bool {
-	r := rows(screen)
-	return strings.Contains(screen, permissionTitle) &&
-		strings.Contains(strings.Join(r[max(0, len(r)-3):], "\n"), permissionOptions)
+	return strings.Contains(screen, permissionTitle) && strings.Contains(bottom(screen, 3), permissionOptions)
 }
 
 // ShellPermissionOpen reports whether the permission prompt is for a
@@ -115,9 +119,7 @@ const hints = "ctrl+p commands"
 // composer with its key hints, no working bar, no permission prompt.
 func PromptReady(screen string) bool {
 	text, ok := composerText(screen)
-	r := rows(screen)
-	return ok && text == "" && !Working(screen) && !PermissionOpen(screen) &&
-		strings.Contains(strings.Join(r[max(0, len(r)-3):], "\n"), hints)
+	return ok && text == "" && !Working(screen) && !PermissionOpen(screen) && strings.Contains(bottom(screen, 3), hints)
 }
 
 // Typed reports whether the composer holds text and no turn works.
@@ -162,6 +164,9 @@ func ErrorLine(screen string) string {
 		return ""
 	}
 	for i := footer - 1; i >= 0; i-- {
+		if sidebarOnly(r[i]) {
+			continue
+		}
 		if !strings.HasPrefix(strings.TrimSpace(r[i]), "┃") {
 			return ""
 		}
@@ -170,4 +175,20 @@ func ErrorLine(screen string) string {
 		}
 	}
 	return ""
+}
+
+// questionHints end the question tool's form, which takes the composer's
+// place: the question, numbered options, `Type your own answer`.
+const questionHints = "┃  ↑↓ select  enter submit  esc dismiss"
+
+// QuestionOpen reports whether the question tool waits for an answer.
+func QuestionOpen(screen string) bool {
+	return strings.Contains(bottom(screen, 3), questionHints)
+}
+
+// sidebarOnly reports whether a transcript row holds only the sidebar's
+// text, far to the right (`Context`, `LSP`, the session's cost), and none
+// of the transcript's, whose rows start within the first columns.
+func sidebarOnly(row string) bool {
+	return len(row)-len(strings.TrimLeft(row, " ")) > 20
 }

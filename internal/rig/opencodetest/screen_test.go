@@ -3,6 +3,7 @@ package opencodetest_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/codeman-dev/codeman/internal/rig/opencodetest"
@@ -22,7 +23,7 @@ func readScreen(t *testing.T, name string) string {
 
 // The screen predicates against the recorded screens of the pinned CLI.
 func TestScreenPredicates(t *testing.T) {
-	type want struct{ ready, working, retrying, typed, permission, shell bool }
+	type want struct{ ready, working, retrying, typed, permission, shell, question bool }
 	for screen, w := range map[string]want{
 		"done":                        {ready: true},
 		"enter-in-one-write":          {ready: true},
@@ -52,6 +53,7 @@ func TestScreenPredicates(t *testing.T) {
 		"permission-bash":             {permission: true, shell: true},
 		"permission-edit":             {permission: true},
 		"init-permission":             {permission: true},
+		"question":                    {question: true},
 		// Blank: the pane before the first frame, and the shell's row
 		// after OpenCode exited.
 		"idle":         {},
@@ -69,6 +71,7 @@ func TestScreenPredicates(t *testing.T) {
 			{"Typed", opencodetest.Typed, w.typed},
 			{"PermissionOpen", opencodetest.PermissionOpen, w.permission},
 			{"ShellPermissionOpen", opencodetest.ShellPermissionOpen, w.shell},
+			{"QuestionOpen", opencodetest.QuestionOpen, w.question},
 		} {
 			if got := p.f(s); got != p.want {
 				t.Errorf("%s: %s = %t, want %t", screen, p.name, got, p.want)
@@ -102,5 +105,30 @@ func TestReplied(t *testing.T) {
 	}
 	if reply(readScreen(t, "streaming")) {
 		t.Error("Replied holds while the turn works")
+	}
+}
+
+// The sidebar of a session's first turn shares the error block's rows and
+// has rows of its own between it and the turn footer.
+func TestErrorLine_Sidebar(t *testing.T) {
+	pad := strings.Repeat(" ", 150)
+	screen := strings.Join([]string{
+		"  ┃" + pad + "Fake title",
+		"  ┃  server error test" + pad + "Context",
+		"  ┃" + pad + "0% used",
+		"  ┃  Internal server error (fake)" + pad + "$0.00 spent",
+		"  ┃",
+		pad + "LSP",
+		"     ▣  Build · Claude Sonnet 4.5 (latest)" + pad + "LSPs are disabled",
+		"  ┃", "  ┃", "  ┃",
+		"  ┃  Build · Claude Sonnet 4.5 (latest) Anthropic" + pad + "~/proj",
+		"  ╹▀▀▀▀▀▀▀▀▀▀▀▀",
+		"   ~/proj" + pad + "tab agents  ctrl+p commands    • OpenCode 1.18.33",
+	}, "\n")
+	if got := opencodetest.ErrorLine(screen); got != "Internal server error (fake)" {
+		t.Errorf("ErrorLine = %q, want the error", got)
+	}
+	if !opencodetest.PromptReady(screen) {
+		t.Error("PromptReady does not hold")
 	}
 }
