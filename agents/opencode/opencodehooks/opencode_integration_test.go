@@ -2,7 +2,6 @@ package opencodehooks_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,55 +12,13 @@ import (
 	"github.com/codeman-dev/codeman/agents/opencode/opencodehooks"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/hooks/spool"
-	"github.com/codeman-dev/codeman/internal/rig/clitest"
 	"github.com/codeman-dev/codeman/internal/rig/fakeapi"
+	"github.com/codeman-dev/codeman/internal/rig/opencodetest"
 	"github.com/codeman-dev/codeman/internal/rig/wait"
 )
 
-// openCodeCLI is the pinned OpenCode: $CODEMAN_E2E_OPENCODE when set, else
-// the install of scripts/install-opencode.sh.
-func openCodeCLI() clitest.CLI {
-	return clitest.CLI{
-		Pkg:     "opencodehooks",
-		Name:    "OpenCode",
-		Env:     "CODEMAN_E2E_OPENCODE",
-		Script:  "scripts/install-opencode.sh",
-		Version: "1.18.33",
-		Dir:     openCodeDir(),
-		Binaries: []string{
-			"node_modules/opencode-linux-x64/bin/opencode",
-			"node_modules/opencode-linux-x64-baseline/bin/opencode",
-			"node_modules/opencode-linux-x64-musl/bin/opencode",
-			"node_modules/opencode-linux-x64-baseline-musl/bin/opencode",
-			"node_modules/opencode-linux-arm64/bin/opencode",
-		},
-	}
-}
-
-// openCodeDir is where scripts/install-opencode.sh installs OpenCode, and
-// the config dirs' dependency in plugin-deps/.
-func openCodeDir() string {
-	return clitest.CacheDir("CODEMAN_E2E_OPENCODE_DIR", "codeman-e2e-opencode")
-}
-
 // runDeadline bounds one `opencode run`: about 5 s against the fake.
 const runDeadline = 2 * time.Minute
-
-// seedDeps gives a config dir the dependency OpenCode would otherwise
-// install from the registry at its start (docs/opencode.md).
-func seedDeps(t *testing.T, configDir string) {
-	t.Helper()
-	deps := filepath.Join(openCodeDir(), "plugin-deps")
-	if _, err := os.Stat(filepath.Join(deps, "node_modules", "@opencode-ai", "plugin")); err != nil {
-		t.Skipf("opencodehooks: no @opencode-ai/plugin in %s; run scripts/install-opencode.sh", deps)
-	}
-	for _, name := range []string{"package.json", "package-lock.json"} {
-		writeFile(t, filepath.Join(configDir, name), readFile(t, filepath.Join(deps, name)))
-	}
-	if err := os.Symlink(filepath.Join(deps, "node_modules"), filepath.Join(configDir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // buildHandler builds codeman-hook into dir.
 func buildHandler(t *testing.T, dir string) string {
@@ -82,7 +39,7 @@ func buildHandler(t *testing.T, dir string) string {
 // in a fake tmux pane, leaves the pane's prompt_submitted and stop
 // markers, each with the event the plugin named and the session.
 func TestOpenCode_PluginReachesTheSpool(t *testing.T) {
-	opencode := openCodeCLI().Require(t)
+	opencode := opencodetest.Require(t)
 	tmp := t.TempDir()
 	home, proj, runtime := filepath.Join(tmp, "home"), filepath.Join(tmp, "proj"), filepath.Join(tmp, "run")
 	for _, d := range []string{home, proj, runtime} {
@@ -91,7 +48,9 @@ func TestOpenCode_PluginReachesTheSpool(t *testing.T) {
 		}
 	}
 	configDir := filepath.Join(home, ".config", "opencode")
-	seedDeps(t, configDir)
+	if err := opencodetest.SeedConfigDir(configDir); err != nil {
+		t.Skip(err)
+	}
 	handler := buildHandler(t, tmp)
 	var out strings.Builder
 	env := map[string]string{"HOME": home}
@@ -103,11 +62,7 @@ func TestOpenCode_PluginReachesTheSpool(t *testing.T) {
 
 	api := fakeapi.New(t)
 	api.Handle("say hi", fakeapi.Reply{Text: "Hi from the fake."})
-	config, err := json.Marshal(map[string]any{
-		"$schema": "https://opencode.ai/config.json", "autoupdate": false, "share": "disabled",
-		"model": "anthropic/claude-sonnet-4-5", "small_model": "anthropic/claude-sonnet-4-5",
-		"provider": map[string]any{"anthropic": map[string]any{"options": map[string]any{"baseURL": api.URL() + "/v1", "apiKey": "fake-key"}}},
-	})
+	providerEnv, err := opencodetest.ProviderEnv(opencodetest.Config(api.URL()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,18 +70,15 @@ func TestOpenCode_PluginReachesTheSpool(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, opencode, "run", "say hi")
 	cmd.Dir = proj
-	cmd.Env = append([]string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"OPENCODE_CONFIG_CONTENT=" + string(config),
-		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1",
-		"OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1",
+	cmd.Env = append(providerEnv,
+		"PATH="+os.Getenv("PATH"),
+		"HOME="+home,
 		// The pane the plugin's runs find themselves in, and where they
 		// write.
 		"TMUX=/tmp/tmux-fake/default,4242,0",
 		"TMUX_PANE=%9",
-		"XDG_RUNTIME_DIR=" + runtime,
-	}, clitest.NoProxyEnv()...)
+		"XDG_RUNTIME_DIR="+runtime,
+	)
 	stdout, err := cmd.Output()
 	if err != nil {
 		msg := ""
