@@ -6,8 +6,9 @@
 //
 // It owns what is particular to OpenCode: the config in
 // OPENCODE_CONFIG_CONTENT, the config dir's dependencies seeded from the
-// install (without them the start waits two minutes on the registry), the
-// recorder plugin in ~/.config/opencode/plugins, the screen predicates.
+// install (without them the start waits two minutes on the registry),
+// codeman's own plugin in ~/.config/opencode/plugins with a handler that
+// logs what it forwards, the screen predicates.
 // The pane itself is an internal/rig/clitest Pane, which does the
 // session's teardown, key input, waiting on the rendered screen and the
 // log of events:
@@ -30,6 +31,7 @@
 // -short. Everything waits on conditions with deadlines, and a failed wait
 // dumps the pane.
 //
-// opencodetest is test support: it imports fakeapi and internal/rig/clitest
-// and nothing else of codeman, and only tests may import it.
+// opencodetest is test support: it imports fakeapi, internal/rig/clitest
+// and agents/opencode/opencodehooks (codeman's plugin) and nothing else of
+// codeman, and only tests may import it.
 package opencodetest

@@ -95,9 +95,13 @@ func (s *Session) seed(opts Options) error {
 	if !opts.RecordEvents {
 		return nil
 	}
-	script, err := s.RecordEvents()
-	if err != nil {
-		return err
+	return s.installRecorder()
+}
+
+// chmodExec makes a script the session wrote executable.
+func chmodExec(path string) error {
+	if err := os.Chmod(path, 0o700); err != nil {
+		return fmt.Errorf("make %s executable: %w", path, err)
 	}
-	return clitest.WriteFile(filepath.Join(s.configDir, "plugins", "codeman-rec.js"), []byte(recorderPlugin(script)))
+	return nil
 }

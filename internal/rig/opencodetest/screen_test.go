@@ -54,9 +54,7 @@ func TestScreenPredicates(t *testing.T) {
 		"permission-edit":             {permission: true},
 		"init-permission":             {permission: true},
 		"question":                    {question: true},
-		// Blank: the pane before the first frame, and the shell's row
-		// after OpenCode exited.
-		"idle":         {},
+		// The shell's row after OpenCode exited.
 		"ctrl-c-twice": {},
 	} {
 		s := readScreen(t, screen)

@@ -32,8 +32,11 @@ type Options struct {
 	// Files are written into the project dir before opencode starts, by
 	// slash-separated path relative to it.
 	Files map[string]string
-	// RecordEvents installs the recorder plugin, which logs
-	// RecordedEvents and RecordedHooks; see Events and WaitForEvent.
+	// RecordEvents installs codeman's own OpenCode plugin with a handler
+	// that logs each event it forwards (session.status busy and retry,
+	// session.idle, session.error, permission.asked and
+	// permission.replied; the hooks chat.message, tool.execute.before and
+	// tool.execute.after); see Events and WaitForEvent.
 	RecordEvents bool
 	// Screen runs opencode in a window of a GNU screen session, whose
 	// display the tmux pane holds (clitest.Launch.Screen): Address is then

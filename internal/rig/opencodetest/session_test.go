@@ -38,7 +38,7 @@ func TestSession_StartAndTurn(t *testing.T) {
 	s.Type("say hello")
 	s.WaitFor(opencodetest.Replied("Hello from the test."), "the reply", 30*time.Second)
 	idle := s.WaitForEvent(opencodetest.Hook("session.idle", start), "session.idle", 10*time.Second)
-	if idle.Field("sessionID") == "" {
+	if opencodetest.Property(idle, "sessionID") == "" {
 		t.Errorf("session.idle without its session: %s", idle.Payload)
 	}
 	msg := s.WaitForEvent(opencodetest.Hook("chat.message", start), "chat.message", time.Second)
@@ -67,7 +67,7 @@ func TestSession_PermissionPrompt(t *testing.T) {
 		t.Errorf("the prompt does not show the command:\n%s", screen)
 	}
 	asked := s.WaitForEvent(opencodetest.Hook("permission.asked", start), "permission.asked", 10*time.Second)
-	if got := asked.Field("permission"); got != "bash" {
+	if got := opencodetest.Property(asked, "permission"); got != "bash" {
 		t.Errorf("permission.asked permission = %q, want bash", got)
 	}
 	if _, err := os.Stat(filepath.Join(s.Dir(), "made.txt")); err == nil {
