@@ -113,8 +113,16 @@ func NewSession(t testing.TB, opts Options) *Session {
 	if timeout == 0 {
 		timeout = DefaultStartTimeout
 	}
+	env = append(env, "HOME="+s.Home())
+	if opts.Screen {
+		// The window is screen's terminal, not tmux's: with tmux's
+		// TERM_PROGRAM, which the window inherits from the pane, OpenCode
+		// wraps its terminal queries for tmux, screen shows them as text
+		// and the start takes half a minute or more.
+		env = append(env, "TERM_PROGRAM=", "TERM_PROGRAM_VERSION=")
+	}
 	s.Start(clitest.Launch{
-		Env: append(append(env, "HOME="+s.Home()), opts.Env...), Argv: append([]string{opencode}, opts.Args...),
+		Env: append(env, opts.Env...), Argv: append([]string{opencode}, opts.Args...),
 		Record: opts.Record, Width: opts.Width, Screen: opts.Screen, Ready: ready, Timeout: timeout,
 	})
 	return s
