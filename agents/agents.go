@@ -22,6 +22,8 @@ import (
 	"github.com/codeman-dev/codeman/agents/codex/codexhooks"
 	"github.com/codeman-dev/codeman/agents/copilot"
 	"github.com/codeman-dev/codeman/agents/copilot/copilothooks"
+	"github.com/codeman-dev/codeman/agents/opencode"
+	"github.com/codeman-dev/codeman/agents/opencode/opencodehooks"
 	"github.com/codeman-dev/codeman/hooks"
 	"github.com/codeman-dev/codeman/internal/simclaude"
 	"github.com/codeman-dev/codeman/respawn"
@@ -86,7 +88,7 @@ var list = []Info{
 		Release: Release{
 			Tested:  []string{"2.1.328", "2.1.332"},
 			Package: "@anthropic-ai/claude-code",
-			Version: claudeVersion,
+			Version: firstFieldVersion,
 		},
 		// The demo's turn makes a plan, so that it shows a plan approval
 		// accepted as well as a cycle.
@@ -101,7 +103,7 @@ var list = []Info{
 		// a newline in the pasted text.
 		SendPause:    250 * time.Millisecond,
 		Check:        aicheck.Codex,
-		UpdatePrompt: codexUpdatePrompt,
+		UpdatePrompt: agentsMDUpdatePrompt,
 		Hooks:        codexhooks.Installer{},
 		Release: Release{
 			Tested:   []string{"0.171.0"},
@@ -141,6 +143,26 @@ var list = []Info{
 			Why:  "lets Copilot write files without asking, as a person allows it for unattended work (codeman answers no permission prompt), so /init writes .github/copilot-instructions.md",
 		},
 	},
+	{
+		Name:  opencode.Name,
+		Label: "OpenCode",
+		New:   func([]respawn.PatternSpec) (respawn.Agent, error) { return opencode.New(), nil },
+		// The native binary, also under the name npm's package links.
+		// No send pause: OpenCode takes text and Enter even in one read.
+		Programs:     []string{"opencode", "opencode.exe"},
+		Check:        aicheck.OpenCode,
+		UpdatePrompt: agentsMDUpdatePrompt,
+		Hooks:        opencodehooks.Installer{},
+		Release: Release{
+			Tested:   []string{"1.18.33"},
+			Package:  "opencode-ai",
+			Version:  firstFieldVersion,
+			Optional: true,
+		},
+		// OpenCode has no plan approval: an ordinary turn. Its default
+		// permissions let /init write AGENTS.md without asking.
+		Sim: Sim{Look: simclaude.LookOpenCode, Prompt: "add a greeting to the project, then build it", Ready: "ctrl+p commands"},
+	},
 }
 
 // copilotUpdatePrompt is respawn.DefaultUpdatePrompt for the Copilot CLI,
@@ -148,9 +170,10 @@ var list = []Info{
 // .github/copilot-instructions.md.
 const copilotUpdatePrompt = "write a brief progress summary to .github/copilot-instructions.md noting what you accomplished, then continue working."
 
-// codexUpdatePrompt is respawn.DefaultUpdatePrompt for Codex, whose
-// project memory is AGENTS.md (the file its /init writes).
-const codexUpdatePrompt = "write a brief progress summary to AGENTS.md noting what you accomplished, then continue working."
+// agentsMDUpdatePrompt is respawn.DefaultUpdatePrompt for Codex and
+// OpenCode, whose project memory is AGENTS.md (the file their /init
+// writes).
+const agentsMDUpdatePrompt = "write a brief progress summary to AGENTS.md noting what you accomplished, then continue working."
 
 // newClaude returns Claude Code's pattern table extended by extra.
 func newClaude(extra []respawn.PatternSpec) (respawn.Agent, error) {

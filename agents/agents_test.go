@@ -37,6 +37,8 @@ func TestRecognize(t *testing.T) {
 	codexWorking := screenFile(t, "codex/testdata/screens/v0.171.0-working.txt")
 	copilotIdle := screenFile(t, "copilot/testdata/screens/v1.0.102-idle.txt")
 	copilotWorking := screenFile(t, "copilot/testdata/screens/v1.0.102-working.txt")
+	opencodeDone := screenFile(t, "opencode/testdata/screens/v1.18.33-done.txt")
+	opencodeStart := screenFile(t, "opencode/testdata/screens/v1.18.33-after-new.txt")
 	blank := respawn.Screen{Lines: []string{"$ ls", "a b c", "$"}}
 	tests := []struct {
 		name, command string
@@ -53,6 +55,9 @@ func TestRecognize(t *testing.T) {
 		{"CopilotProgram", "copilot", blank, "copilot"},
 		{"CopilotScreen", "node", copilotIdle, "copilot"},
 		{"CopilotScreenWorking", "", copilotWorking, "copilot"},
+		{"OpenCodeProgram", "opencode", blank, "opencode"},
+		{"OpenCodeScreen", "node", opencodeDone, "opencode"},
+		{"OpenCodeStartScreen", "bun", opencodeStart, "opencode"},
 		{"Shell", "bash", blank, ""},
 		{"Nothing", "", respawn.Screen{}, ""},
 	}
@@ -133,6 +138,8 @@ func TestWrongAgentSeesNoPromptBox(t *testing.T) {
 		"codex":  {"codex/testdata/screens/v0.171.0-idle.txt", "codex/testdata/screens/v0.171.0-done.txt", "codex/testdata/screens/v0.171.0-turn-done.txt"},
 		"copilot": {"copilot/testdata/screens/v1.0.102-idle.txt", "copilot/testdata/screens/v1.0.102-done.txt",
 			"copilot/testdata/screens/v1.0.102-typed.txt"},
+		"opencode": {"opencode/testdata/screens/v1.18.33-done.txt", "opencode/testdata/screens/v1.18.33-typed.txt",
+			"opencode/testdata/screens/v1.18.33-after-new.txt"},
 	}
 	for _, a := range agents.List() {
 		for owner, paths := range screens {

@@ -38,8 +38,9 @@ func (r Release) IsTested(v string) bool {
 	return false
 }
 
-// claudeVersion reads what claude --version prints: "2.1.332 (Claude Code)".
-func claudeVersion(out string) (string, bool) {
+// firstFieldVersion reads a version printed first: claude --version's
+// "2.1.332 (Claude Code)", opencode --version's "1.18.33".
+func firstFieldVersion(out string) (string, bool) {
 	fields := strings.Fields(out)
 	if len(fields) == 0 || versionParts(fields[0]) == nil {
 		return "", false

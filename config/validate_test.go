@@ -17,7 +17,7 @@ func TestConfig_Validate(t *testing.T) {
 	}{
 		{"Defaults", func(*respawn.Config) {}, ""},
 		{"AgentClaude", func(c *respawn.Config) { c.Agent = "claude" }, ""},
-		{"AgentUnknown", func(c *respawn.Config) { c.Agent = "gemini" }, `agent must be claude, codex, copilot or auto, not "gemini"`},
+		{"AgentUnknown", func(c *respawn.Config) { c.Agent = "gemini" }, `agent must be claude, codex, copilot, opencode or auto, not "gemini"`},
 		{"UpdatePromptEmpty", func(c *respawn.Config) { c.UpdatePrompt = " \n" }, "update_prompt must not be empty"},
 		{"UpdatePromptLong", func(c *respawn.Config) { c.UpdatePrompt = strings.Repeat("é", 10001) }, "update_prompt must be at most 10000 characters, not 10001"},
 		{"UpdatePromptAtLimit", func(c *respawn.Config) { c.UpdatePrompt = strings.Repeat("é", 10000) }, ""},

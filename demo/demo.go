@@ -112,6 +112,8 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	timing := respawn.DefaultSendTiming()
 	timing.Pause = max(timing.Pause, agent.SendPause)
+	// As the daemon does: Submit reads the box before and after it types.
+	timing.Prompt = respawn.NewPromptReader(reader.Classify)
 	ctrl := respawn.NewController(respawn.ControllerOptions{
 		Pane: "tmux:" + srv.Socket + ":" + pane, Config: agent.Adapt(Config()), Agent: reader,
 		Terminal: tmux.NewPaneTerminal(srv, pane, tmux.TerminalOptions{Timing: timing}),

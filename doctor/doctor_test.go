@@ -27,7 +27,7 @@ func TestDoctor_Healthy(t *testing.T) {
 			t.Errorf("%s: %s on a healthy machine: %+v", c.Name, c.Verdict, c)
 		}
 	}
-	want := []string{"tmux", "tmux server /tmp/tmux-1000/default", "screen", "claude", "hooks", "codex", "hooks (codex)", "copilot", "hooks (copilot)",
+	want := []string{"tmux", "tmux server /tmp/tmux-1000/default", "screen", "claude", "hooks", "codex", "hooks (codex)", "copilot", "hooks (copilot)", "opencode", "hooks (opencode)",
 		"runtime dir", "spool dir", "lock dir", "claims dir", "screen lock dir", "state dir",
 		"config", "ai check", "daemon", "daemon version", "pane work:1.0 (%3)"}
 	if !slices.Equal(names, want) {

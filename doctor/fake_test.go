@@ -102,7 +102,7 @@ func healthyMachine() *fakeMachine {
 	file := config.Default()
 	file.Path = "/home/u/.config/codeman/config.toml"
 	return &fakeMachine{
-		programs: map[string]string{"tmux": "tmux 3.3a\n", "screen": "", "claude": "2.1.332 (Claude Code)\n", "codex": "codex-cli 0.171.0\n", "copilot": "GitHub Copilot CLI 1.0.102.\nRun 'copilot update' to check for updates.\n"},
+		programs: map[string]string{"tmux": "tmux 3.3a\n", "screen": "", "claude": "2.1.332 (Claude Code)\n", "codex": "codex-cli 0.171.0\n", "copilot": "GitHub Copilot CLI 1.0.102.\nRun 'copilot update' to check for updates.\n", "opencode": "1.18.33\n"},
 		servers:  map[string]string{"/tmp/tmux-1000/default": "3.3a"},
 		screen:   "Screen version 4.09.00 (GNU) 30-Jan-22\n",
 		fs: fakeFS{
@@ -115,9 +115,10 @@ func healthyMachine() *fakeMachine {
 			"/home/u/.config/codeman/config.toml": {name: "config.toml", mode: 0o644, uid: fakeUID},
 		},
 		hooks: map[string][]hooks.Finding{
-			"claude":  {{Name: "hooks", Level: hooks.LevelOK, Message: "installed in /home/u/.claude/settings.json, running this binary"}},
-			"codex":   {{Name: "hooks (codex)", Level: hooks.LevelOK, Message: "installed in /home/u/.codex/hooks.json and trusted in /home/u/.codex/config.toml"}},
-			"copilot": {{Name: "hooks (copilot)", Level: hooks.LevelOK, Message: "installed in /home/u/.copilot/hooks/codeman.json"}},
+			"claude":   {{Name: "hooks", Level: hooks.LevelOK, Message: "installed in /home/u/.claude/settings.json, running this binary"}},
+			"codex":    {{Name: "hooks (codex)", Level: hooks.LevelOK, Message: "installed in /home/u/.codex/hooks.json and trusted in /home/u/.codex/config.toml"}},
+			"copilot":  {{Name: "hooks (copilot)", Level: hooks.LevelOK, Message: "installed in /home/u/.copilot/hooks/codeman.json"}},
+			"opencode": {{Name: "hooks (opencode)", Level: hooks.LevelOK, Message: "installed in /home/u/.config/opencode/plugins/codeman.js"}},
 		},
 		config: file,
 		daemon: &fakeDaemon{

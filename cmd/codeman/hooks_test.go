@@ -150,7 +150,7 @@ func TestHooks_AgentErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"hooks", "install", "--agent", "gemini"}, `unknown agent "gemini": use one of claude, codex`},
-		{[]string{"hooks", "status", "--agent", "codex", "--project", "."}, "--project applies to --agent claude, copilot only"},
+		{[]string{"hooks", "status", "--agent", "codex", "--project", "."}, "--project applies to --agent claude, copilot, opencode only"},
 		{[]string{"hooks", "install", "--no-trust"}, "--no-trust applies to --agent codex only"},
 	} {
 		app := newApp()

@@ -80,6 +80,9 @@ var opencodePopups = map[string][][2]string{
 	"/init":  {{"/init", "guided AGENTS.md setup"}, {"/review", "review changes [commit|branch|pr], defaults to uncommitted"}},
 }
 
+// opencodeRunsAtOnce are the popup commands the first Enter runs.
+var opencodeRunsAtOnce = map[string]bool{"/new": true}
+
 // opencodeAgentsLines are what /init's write puts in AGENTS.md (on screen
 // only; no file is touched).
 var opencodeAgentsLines = []string{"# AGENTS.md", "", "A fake project.", ""}

@@ -18,8 +18,8 @@ const opencodeIdleRow = "   "
 // TestRun_OpenCodeTmux runs the OpenCode look in a tmux pane: text and its
 // CR in one tmux command submit; the program runs as opencode; each event
 // runs the hook command with its name as the argument and
-// {"type", "properties"}, without a newline, on stdin; /new takes two
-// Enters.
+// {"type", "properties"}, without a newline, on stdin; /new typed whole
+// runs at the first Enter.
 func TestRun_OpenCodeTmux(t *testing.T) {
 	srv := tmuxtest.NewServer(t)
 	dir := t.TempDir()
@@ -65,9 +65,9 @@ func TestRun_OpenCodeTmux(t *testing.T) {
 	}
 	sameList(t, "events", events, []string{"chat.message", "session.status", "session.idle"})
 
+	// /new typed whole runs at the first Enter, its popup open or not.
 	srv.Tmux("send-keys", "-t", pane, "-l", "/new")
-	srv.Tmux("send-keys", "-t", pane, "Enter")
-	waitRow("the command completed", func(rows []string) bool { return hasRow(rows, "  ┃  /new") && !hasPrefixRow(rows, "  ┃ /new ") })
+	waitRow("the popup", func(rows []string) bool { return hasPrefixRow(rows, "  ┃ /new ") })
 	srv.Tmux("send-keys", "-t", pane, "Enter")
 	waitRow("the start screen again", func(rows []string) bool { return hasPrefixRow(rows, strings.Repeat(" ", 72)+"● Tip") })
 

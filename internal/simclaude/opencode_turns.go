@@ -320,10 +320,12 @@ func (m *model) opencodeKey(key string, now time.Time) bool {
 }
 
 // opencodeComplete is Enter while the slash popup is open: it completes
-// the highlighted command into the composer; a second Enter runs it.
+// the highlighted command into the composer; a second Enter runs it. A
+// command typed whole that is its popup's first entry, /new, runs at the
+// first Enter (recorded: clear-init-1.18.33.cast), /init does not.
 func (m *model) opencodeComplete(now time.Time) bool {
 	entries, ok := opencodePopups[string(m.input)]
-	if !ok || m.oc.completed {
+	if !ok || m.oc.completed || opencodeRunsAtOnce[string(m.input)] {
 		return false
 	}
 	m.record(now, LogEntry{Kind: LogKey, Key: keyEnter})
