@@ -11,7 +11,7 @@ import (
 func (a *Agent) Classify(s respawn.Screen) respawn.ScreenFacts {
 	l := readLayout(s.Lines)
 	c := classifier{l: &l, f: respawn.ScreenFacts{Tokens: -1}}
-	if c.decidePermission() {
+	if c.decidePermission() || c.decideQuestion() {
 		c.f.Content = respawn.HashRows(l.rows)
 		return c.f
 	}
@@ -66,6 +66,32 @@ func (c *classifier) decidePermission() bool {
 			c.f.Permission = true
 			c.f.BlockerText = c.permissionText(title)
 			c.evidence("permission", permissionTitle+": "+c.f.BlockerText)
+			return true
+		}
+	}
+	return false
+}
+
+// questionKeys ends the question tool's form, which takes the composer's
+// place: the question, numbered options with their descriptions, "Type
+// your own answer" (docs/opencode.md, "The question tool").
+const questionKeys = "↑↓ select  enter submit  esc dismiss"
+
+// decideQuestion finds the question tool's form below the newest turn
+// footer. Which option is highlighted shows only in colour, so its
+// options are not offered for an answer from afar either.
+func (c *classifier) decideQuestion() bool {
+	l := c.l
+	for r := l.last; r > max(l.footer, 0); r-- {
+		if _, t, ok := barRow(l.rows[r]); ok && t == questionKeys {
+			c.f.Question = true
+			for _, row := range l.rows[max(l.footer, 0)+1 : r] {
+				if _, t, ok := barRow(row); ok && t != "" {
+					c.f.BlockerText = t
+					break
+				}
+			}
+			c.evidence("question", c.f.BlockerText)
 			return true
 		}
 	}

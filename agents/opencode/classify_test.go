@@ -26,10 +26,10 @@ func screen(t *testing.T, name string) respawn.Screen {
 // want is what a screen must read as; the zero value is an empty
 // composer, nothing working and no turn over.
 type want struct {
-	noBox, working, completion, permission bool
-	input                                  string
-	apiError, usageLimit                   string // substrings
-	blocker                                string // BlockerText
+	noBox, working, completion, permission, question bool
+	input                                            string
+	apiError, usageLimit                             string // substrings
+	blocker                                          string // BlockerText
 }
 
 // Every recorded screen, classified: each fact is compared, so a screen
@@ -65,6 +65,7 @@ func TestClassify_RecordedScreens(t *testing.T) {
 		"permission-edit":             {noBox: true, permission: true, blocker: "→ Edit notes.txt"},
 		"init-permission":             {noBox: true, permission: true, blocker: "→ Edit AGENTS.md"},
 		"ctrl-c-twice":                {noBox: true},
+		"question":                    {noBox: true, question: true, blocker: "Which colour should the button be?"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := opencode.New().Classify(screen(t, name))
@@ -79,7 +80,8 @@ func TestClassify_RecordedScreens(t *testing.T) {
 			check("Working", f.Working, w.working)
 			check("Completion", f.Completion, w.completion)
 			check("Permission", f.Permission, w.permission)
-			check("Blocker", f.Blocker() != "", w.permission)
+			check("Question", f.Question, w.question)
+			check("Blocker", f.Blocker() != "", w.permission || w.question)
 			if w.blocker != "" {
 				check("BlockerText", f.BlockerText, w.blocker)
 			}
