@@ -4,8 +4,8 @@
 # with the README's `go test ./...`): the tmux releases run the packages
 # whose tests start tmux, the end-to-end tests with the real agent CLIs on
 # the oldest and the newest only; the screen releases run the packages
-# whose tests start screen and the end-to-end and Copilot rig tests in
-# screen windows.
+# whose tests start screen and the end-to-end, Copilot and OpenCode rig
+# tests in screen windows.
 # Each run puts the release first on PATH, so every tmux and screen that
 # codeman and its tests start is that release.
 #
@@ -23,8 +23,8 @@ only=${CODEMAN_MATRIX_ONLY:-}
 # Packages whose tests start tmux: they use one of the tmux test rigs.
 tmux_packages() {
 	go list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... |
-		awk '/internal\/rig\/(tmuxtest|clitest|claudetest|codextest|copilottest)( |$)/ {print $1}' |
-		grep -v -e '/internal/rig/e2e$' -e '/internal/rig/claudetest$' -e '/internal/rig/codextest$' -e '/internal/rig/copilottest$'
+		awk '/internal\/rig\/(tmuxtest|clitest|claudetest|codextest|copilottest|opencodetest)( |$)/ {print $1}' |
+		grep -v -e '/internal/rig/e2e$' -e '/internal/rig/claudetest$' -e '/internal/rig/codextest$' -e '/internal/rig/copilottest$' -e '/internal/rig/opencodetest$'
 }
 
 # Packages whose tests start GNU screen: they give it a private SCREENDIR.
@@ -34,7 +34,7 @@ screen_packages() {
 }
 
 # The packages that drive the real agent CLIs.
-cli_packages=(./internal/rig/e2e ./internal/rig/claudetest ./internal/rig/codextest ./internal/rig/copilottest)
+cli_packages=(./internal/rig/e2e ./internal/rig/claudetest ./internal/rig/codextest ./internal/rig/copilottest ./internal/rig/opencodetest)
 
 # run NAME VERSION BIN ARGS...: go test ARGS with BIN's directory first on PATH.
 run() {
@@ -73,7 +73,7 @@ for line in "${screen_lines[@]}"; do
 	read -r name version bin _ <<<"$line"
 	wanted "$name" "$version" || continue
 	run "$name" "$version" "$bin" "${spkgs[@]}" || failed+=("$name $version")
-	run "$name" "$version" "$bin" -run 'Screen' ./internal/rig/e2e ./internal/rig/copilottest || failed+=("$name $version (agent CLIs)")
+	run "$name" "$version" "$bin" -run 'Screen' ./internal/rig/e2e ./internal/rig/copilottest ./internal/rig/opencodetest || failed+=("$name $version (agent CLIs)")
 done
 
 if [ ${#failed[@]} -gt 0 ]; then
