@@ -177,7 +177,7 @@ func (c *Core) authFailure(screenValid bool) string {
 // about credentials or billing.
 func isAuthError(line string) bool {
 	l := strings.ToLower(line)
-	for _, s := range []string{"invalid api key", "authentication", "401", "403", "billing", "credit balance", "oauth token", "please run /login"} {
+	for _, s := range []string{"invalid api key", "invalid x-api-key", "authentication", "401", "403", "billing", "credit balance", "oauth token", "please run /login"} {
 		if strings.Contains(l, s) {
 			return true
 		}

@@ -232,3 +232,20 @@ func TestNeed_ErrorAfterBackoffs(t *testing.T) {
 	h.work(time.Second)
 	h.wantNeed("", "")
 }
+
+// The agents' words for a key or a sign-in that does not work are auth
+// errors; their other API errors are not.
+func TestIsAuthError(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Invalid API key · Fix external API key":                                   true, // Claude Code
+		"Authentication failed with provider at http://127.0.0.1:9/v1 (HTTP 401).": true, // Copilot
+		"invalid x-api-key (fake)":                                                 true, // OpenCode, Anthropic's provider
+		"Internal server error (fake)":                                             false,
+		"Number of request tokens has exceeded your per-minute rate limit (fake)":  false,
+		"Failed to get response from the AI model; retried 5 times (total retry wait time: 16.10 seconds) Last error: 500 The server had an error": false,
+	} {
+		if got := isAuthError(line); got != want {
+			t.Errorf("isAuthError(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
