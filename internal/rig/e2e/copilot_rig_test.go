@@ -288,6 +288,17 @@ func hookDecisions(ds []respawn.Decision, kind string) []respawn.Decision {
 	return out
 }
 
+// staleStops returns the decisions that set a Stop hook aside as stale.
+func staleStops(ds []respawn.Decision) []respawn.Decision {
+	var out []respawn.Decision
+	for _, d := range ds {
+		if d.Kind == respawn.DecisionSkip && strings.HasPrefix(d.Reason, "hook stop is stale") {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // checkTimeline runs the checks every scenario ends with: nothing typed
 // into the pane while Copilot worked, and every send of codeman's made on
 // an idle screen.

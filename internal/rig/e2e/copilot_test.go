@@ -128,8 +128,11 @@ func copilotCycleAfterSlowTurn(t *testing.T, inScreen, withHooks bool) {
 	if withHooks {
 		// Each turn's agentStop reached the daemon before what followed it
 		// was typed: the work turn's before the update prompt, the update
-		// turn's before /clear and /init, /init's before the kickstart.
-		stops := hookDecisions(st.Status.Decisions, "stop")
+		// turn's before /clear and /init, /init's before the kickstart. A
+		// Stop the core set aside as stale (the turn's last spinner frame
+		// was read a few ms after the hook's time) reached it all the
+		// same: the screen and the silence carried the step on.
+		stops := append(hookDecisions(st.Status.Decisions, "stop"), staleStops(st.Status.Decisions)...)
 		for i, d := range ds {
 			n := 0
 			for _, h := range stops {
