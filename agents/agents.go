@@ -251,18 +251,20 @@ func Recognize(command string, s respawn.Screen) (name, why string, ok bool) {
 	if name, ok := ByProgram(command); ok {
 		return name, fmt.Sprintf("the pane runs %q", filepath.Base(command)), true
 	}
+	readers := make([]respawn.Agent, len(list))
+	for i, a := range list {
+		readers[i], _ = a.New(nil)
+	}
 	// A reader that knows its agent's screen by marks of its own goes
 	// first: prompt boxes look alike.
-	for _, a := range list {
-		if r, err := a.New(nil); err == nil {
-			if k, ok := r.(screenRecognizer); ok && k.Recognize(s) {
-				return a.Name, a.Label + "'s screen is on the pane", true
-			}
+	for i, r := range readers {
+		if k, ok := r.(screenRecognizer); ok && k.Recognize(s) {
+			return list[i].Name, list[i].Label + "'s screen is on the pane", true
 		}
 	}
-	for _, a := range list {
-		if r, err := a.New(nil); err == nil && r.Classify(s).PromptBox {
-			return a.Name, a.Label + "'s prompt box is on screen", true
+	for i, r := range readers {
+		if r != nil && r.Classify(s).PromptBox {
+			return list[i].Name, list[i].Label + "'s prompt box is on screen", true
 		}
 	}
 	return "", "", false

@@ -1,7 +1,6 @@
 package copilot
 
 import (
-	"hash/fnv"
 	"strings"
 
 	"github.com/codeman-dev/codeman/respawn"
@@ -245,21 +244,13 @@ var turnFailures = []string{
 // content hashes the transcript and the box, leaving out the footer,
 // whose spinner redraws by itself.
 func (l *layout) content() uint64 {
-	h := fnv.New64a()
 	end := l.bodyEnd
 	if l.box >= 0 {
 		end = l.boxEnd
 	} else if l.dialog != nil {
 		end = l.last + 1
 	}
-	for _, row := range l.rows[:end] {
-		h.Write([]byte(row))
-		h.Write([]byte{'\n'})
-	}
-	if sum := h.Sum64(); sum != 0 {
-		return sum
-	}
-	return 1
+	return respawn.HashRows(l.rows[:end])
 }
 
 // firstText returns the first non-blank row, trimmed.
